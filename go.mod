@@ -1,0 +1,3 @@
+module github.com/usefullatency/usefullatency
+
+go 1.26.8

@@ -1,0 +1,159 @@
+package metrics
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Sink aggregates the samples of one metric.
+type Sink interface {
+	// Add folds one value into the aggregate.
+	Add(v float64)
+	// Empty reports whether no value was added yet.
+	Empty() bool
+}
+
+// NewSink returns the empty sink for a metric type.
+func NewSink(t MetricType) Sink {
+	switch t {
+	case Counter:
+		return &CounterSink{}
+	case Gauge:
+		return &GaugeSink{}
+	case Rate:
+		return &RateSink{}
+	default:
+		return &TrendSink{}
+	}
+}
+
+// CounterSink keeps the sum of the values.
+type CounterSink struct {
+	Sum   float64
+	Count int64
+}
+
+// Add adds v to the sum.
+func (c *CounterSink) Add(v float64) { c.Sum += v; c.Count++ }
+
+// Empty reports whether no value was added.
+func (c *CounterSink) Empty() bool { return c.Count == 0 }
+
+// Rate returns the sum per second of the elapsed test time d; 0 when d is 0.
+func (c *CounterSink) Rate(d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return c.Sum / d.Seconds()
+}
+
+// GaugeSink keeps the last value and the extremes.
+type GaugeSink struct {
+	Value, Min, Max float64
+	set             bool
+}
+
+// Add records v as the current value.
+func (g *GaugeSink) Add(v float64) {
+	g.Value = v
+	if !g.set || v < g.Min {
+		g.Min = v
+	}
+	if !g.set || v > g.Max {
+		g.Max = v
+	}
+	g.set = true
+}
+
+// Empty reports whether no value was added.
+func (g *GaugeSink) Empty() bool { return !g.set }
+
+// RateSink counts non-zero values among all values.
+type RateSink struct {
+	Trues, Total int64
+}
+
+// Add counts v, as a pass when it is non-zero.
+func (r *RateSink) Add(v float64) {
+	r.Total++
+	if v != 0 {
+		r.Trues++
+	}
+}
+
+// Empty reports whether no value was added.
+func (r *RateSink) Empty() bool { return r.Total == 0 }
+
+// Rate returns passes ÷ total, 0 when empty.
+func (r *RateSink) Rate() float64 {
+	if r.Total == 0 {
+		return 0
+	}
+	return float64(r.Trues) / float64(r.Total)
+}
+
+// TrendSink keeps every value so percentiles are exact.
+type TrendSink struct {
+	values        []float64
+	sorted        bool
+	Sum, Min, Max float64
+}
+
+// Add appends v.
+func (t *TrendSink) Add(v float64) {
+	if len(t.values) == 0 || v < t.Min {
+		t.Min = v
+	}
+	if len(t.values) == 0 || v > t.Max {
+		t.Max = v
+	}
+	t.values = append(t.values, v)
+	t.Sum += v
+	t.sorted = false
+}
+
+// Empty reports whether no value was added.
+func (t *TrendSink) Empty() bool { return len(t.values) == 0 }
+
+// Count returns the number of values.
+func (t *TrendSink) Count() int { return len(t.values) }
+
+// Avg returns the arithmetic mean, 0 when empty.
+func (t *TrendSink) Avg() float64 {
+	if len(t.values) == 0 {
+		return 0
+	}
+	return t.Sum / float64(len(t.values))
+}
+
+// P returns the percentile p (0 ≤ p ≤ 1) the way k6 computes it: the values
+// sorted, i = p·(n−1), linear interpolation between v[⌊i⌋] and v[⌈i⌉]. It is
+// 0 for no values and the value itself for one.
+func (t *TrendSink) P(p float64) float64 {
+	n := len(t.values)
+	switch {
+	case n == 0:
+		return 0
+	case n == 1:
+		return t.values[0]
+	}
+	if !t.sorted {
+		sort.Float64s(t.values)
+		t.sorted = true
+	}
+	i := p * float64(n-1)
+	lo := math.Floor(i)
+	if lo >= float64(n-1) {
+		return t.values[n-1]
+	}
+	if lo < 0 {
+		return t.values[0]
+	}
+	k := int(lo)
+	return t.values[k] + (i-lo)*(t.values[k+1]-t.values[k])
+}
+
+// Values returns the values, in no particular order. The caller must not
+// modify the slice.
+func (t *TrendSink) Values() []float64 { return t.values }
