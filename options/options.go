@@ -1,0 +1,90 @@
+// Package options holds the run configuration: the k6 option names, their
+// JSON form in scripts, the K6_* environment layer, the consolidation of the
+// layers, the scenario configs and the execution segments.
+package options
+
+import (
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// Duration is a time.Duration that reads k6's forms: Go duration strings
+// ("1m30s"), a day prefix ("1d2h"), or a bare number meaning milliseconds.
+// It marshals to a Go duration string.
+type Duration time.Duration
+
+// Stage is one step of a ramping executor: reach Target within Duration.
+type Stage struct {
+	Duration Duration `json:"duration"`
+	Target   int64    `json:"target"`
+}
+
+// Executor names.
+const (
+	ConstantArrivalRate = "constant-arrival-rate"
+	RampingArrivalRate  = "ramping-arrival-rate"
+	ConstantVUs         = "constant-vus"
+	RampingVUs          = "ramping-vus"
+	PerVUIterations     = "per-vu-iterations"
+	SharedIterations    = "shared-iterations"
+)
+
+// Scenario is one scenario's configuration, defaults applied. Only the fields
+// of its executor are meaningful.
+type Scenario struct {
+	Name         string            `json:"-"`
+	Executor     string            `json:"executor"`
+	StartTime    Duration          `json:"startTime"`
+	GracefulStop Duration          `json:"gracefulStop"`
+	Env          map[string]string `json:"env,omitempty"`
+	Exec         string            `json:"exec"`
+	Tags         map[string]string `json:"tags,omitempty"`
+
+	VUs              int64    `json:"vus,omitempty"`
+	Iterations       int64    `json:"iterations,omitempty"`
+	Duration         Duration `json:"duration,omitempty"`
+	MaxDuration      Duration `json:"maxDuration,omitempty"`
+	Rate             int64    `json:"rate,omitempty"`
+	StartRate        int64    `json:"startRate,omitempty"`
+	TimeUnit         Duration `json:"timeUnit,omitempty"`
+	PreAllocatedVUs  int64    `json:"preAllocatedVUs,omitempty"`
+	MaxVUs           int64    `json:"maxVUs,omitempty"`
+	StartVUs         int64    `json:"startVUs,omitempty"`
+	Stages           []Stage  `json:"stages,omitempty"`
+	GracefulRampDown Duration `json:"gracefulRampDown,omitempty"`
+}
+
+// Options is the consolidated configuration of a run.
+type Options struct {
+	// Shortcuts; nil when not set in any layer.
+	VUs        *int64    `json:"vus,omitempty"`
+	Duration   *Duration `json:"duration,omitempty"`
+	Iterations *int64    `json:"iterations,omitempty"`
+	Stages     []Stage   `json:"stages,omitempty"`
+
+	// Scenarios after consolidation, shortcuts turned into a "default"
+	// scenario; ordered by name.
+	Scenarios []Scenario `json:"-"`
+
+	Thresholds map[string][]metrics.ThresholdConfig `json:"-"`
+
+	SummaryTrendStats []string          `json:"summaryTrendStats"`
+	SummaryTimeUnit   string            `json:"summaryTimeUnit,omitempty"`
+	NoSummary         bool              `json:"noSummary,omitempty"`
+	NoThresholds      bool              `json:"noThresholds,omitempty"`
+	SummaryExport     string            `json:"summaryExport,omitempty"`
+	Tags              map[string]string `json:"tags,omitempty"`
+	SetupTimeout      Duration          `json:"setupTimeout"`
+	TeardownTimeout   Duration          `json:"teardownTimeout"`
+	InsecureSkipTLS   bool              `json:"insecureSkipTLSVerify,omitempty"`
+	Quiet             bool              `json:"-"`
+	Out               []string          `json:"-"`
+
+	ExecutionSegment         string `json:"executionSegment,omitempty"`
+	ExecutionSegmentSequence string `json:"executionSegmentSequence,omitempty"`
+
+	// Env holds -e/--env values (and, unless disabled, the process
+	// environment) exposed to scripts as __ENV.
+	Env map[string]string `json:"-"`
+}
