@@ -1,0 +1,149 @@
+package k6
+
+import (
+	"errors"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// execution is the "k6/execution" module of one VU.
+type execution struct {
+	vu modules.VU
+	rt *sobek.Runtime
+}
+
+func newExecution(vu modules.VU) modules.Instance {
+	e := &execution{vu: vu, rt: vu.Runtime()}
+	root := e.rt.NewObject()
+	named := map[string]any{
+		"scenario": e.scenario(), "vu": e.vuInfo(), "instance": e.instance(), "test": e.test(),
+	}
+	for k, v := range named {
+		_ = root.Set(k, v)
+	}
+	return exports{Default: root, Named: named}
+}
+
+// getters defines read-only properties computed on each access.
+func (e *execution) getters(props map[string]func() any) *sobek.Object {
+	obj := e.rt.NewObject()
+	for name, get := range props {
+		_ = obj.DefineAccessorProperty(name, e.rt.ToValue(func() any { return get() }), nil, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
+	}
+	return obj
+}
+
+// needIteration throws when called outside an iteration, like k6.
+func (e *execution) needIteration(what string) *modules.State {
+	st := e.vu.State()
+	if e.vu.InInit() {
+		panic(e.rt.NewGoError(errors.New(what + " is not available in the init context")))
+	}
+	return st
+}
+
+func (e *execution) scenario() *sobek.Object {
+	sc := func() *modules.ScenarioInfo {
+		st := e.needIteration("exec.scenario")
+		if st.Scenario == nil {
+			panic(e.rt.NewGoError(errors.New("exec.scenario is only available inside a scenario's iterations")))
+		}
+		return st.Scenario
+	}
+	return e.getters(map[string]func() any{
+		"name":                func() any { return sc().Name },
+		"executor":            func() any { return sc().Executor },
+		"startTime":           func() any { return sc().StartTime.UnixMilli() },
+		"progress":            func() any { return sc().Progress() },
+		"iterationInInstance": func() any { sc(); return e.vu.State().ScenarioIteration },
+		"iterationInTest":     func() any { sc(); return e.vu.State().ScenarioIteration },
+	})
+}
+
+func (e *execution) vuInfo() *sobek.Object {
+	st := func() *modules.State { return e.needIteration("exec.vu") }
+	tags := e.rt.NewDynamicObject(&tagsObject{vu: e.vu})
+	return e.getters(map[string]func() any{
+		"idInInstance":        func() any { return st().VUID },
+		"idInTest":            func() any { return st().VUID },
+		"iterationInInstance": func() any { return st().Iteration },
+		"iterationInScenario": func() any { return st().VUScenarioIteration },
+		"tags":                func() any { st(); return tags },
+		"metrics":             func() any { st(); return map[string]any{"tags": tags} },
+	})
+}
+
+func (e *execution) instance() *sobek.Object {
+	info := func() modules.ExecutionInfo { return e.vu.State().Run.Info }
+	return e.getters(map[string]func() any{
+		"iterationsInterrupted":  func() any { return info().IterationsInterrupted() },
+		"iterationsCompleted":    func() any { return info().IterationsCompleted() },
+		"vusActive":              func() any { return info().VUsActive() },
+		"vusInitialized":         func() any { return info().VUsInitialized() },
+		"currentTestRunDuration": func() any { return float64(info().Elapsed()) / float64(time.Millisecond) },
+	})
+}
+
+func (e *execution) test() *sobek.Object {
+	obj := e.getters(map[string]func() any{
+		"options": func() any { return e.vu.State().Run.Options },
+	})
+	_ = obj.Set("abort", e.abort)
+	return obj
+}
+
+// abort stops the whole test (exit code 108): the runner is told, and the
+// current call is interrupted so no more script code runs in this VU.
+func (e *execution) abort(reason ...string) {
+	msg := ""
+	if len(reason) > 0 {
+		msg = reason[0]
+	}
+	if ab := e.vu.State().Run.Abort; ab != nil {
+		ab(msg)
+	}
+	e.rt.Interrupt(abortError(msg))
+}
+
+// tagsObject exposes the VU's tags to JS (exec.vu.tags); writes replace the
+// VU's tag set so samples already pushed keep their tags.
+type tagsObject struct{ vu modules.VU }
+
+func (t *tagsObject) Get(key string) sobek.Value {
+	if v, ok := t.vu.State().Tags[key]; ok {
+		return t.vu.Runtime().ToValue(v)
+	}
+	return nil
+}
+
+func (t *tagsObject) Set(key string, val sobek.Value) bool {
+	st := t.vu.State()
+	st.Tags = st.Tags.With(key, val.String())
+	return true
+}
+
+func (t *tagsObject) Has(key string) bool { _, ok := t.vu.State().Tags[key]; return ok }
+
+func (t *tagsObject) Delete(key string) bool {
+	st := t.vu.State()
+	out := make(metrics.Tags, len(st.Tags))
+	for k, v := range st.Tags {
+		if k != key {
+			out[k] = v
+		}
+	}
+	st.Tags = out
+	return true
+}
+
+func (t *tagsObject) Keys() []string { return metrics.SortedNames(t.vu.State().Tags) }
+
+// abortError is the value a test.abort() interrupt carries; the js package
+// recognises it by its AbortReason method.
+type abortError string
+
+func (a abortError) Error() string       { return "test aborted: " + string(a) }
+func (a abortError) AbortReason() string { return string(a) }

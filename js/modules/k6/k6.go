@@ -1,0 +1,154 @@
+// Package k6 implements the k6 core modules usefullatency supports: "k6"
+// (check, group, sleep, fail), "k6/metrics", "k6/execution" and "k6/data".
+// Importing the package registers them.
+package k6
+
+import (
+	"errors"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+func init() {
+	modules.Register("k6", moduleFunc(newCore))
+	modules.Register("k6/metrics", moduleFunc(newMetrics))
+	modules.Register("k6/execution", moduleFunc(newExecution))
+	modules.Register("k6/data", moduleFunc(newData))
+}
+
+// moduleFunc adapts a constructor to modules.Module.
+type moduleFunc func(vu modules.VU) modules.Instance
+
+func (f moduleFunc) NewModuleInstance(vu modules.VU) modules.Instance { return f(vu) }
+
+// exports is the simplest modules.Instance: fixed exports.
+type exports modules.Exports
+
+func (e exports) Exports() modules.Exports { return modules.Exports(e) }
+
+// core is the "k6" module of one VU.
+type core struct{ vu modules.VU }
+
+func newCore(vu modules.VU) modules.Instance {
+	c := &core{vu: vu}
+	named := map[string]any{
+		"check": c.check, "group": c.group, "sleep": c.sleep, "fail": c.fail,
+		"randomSeed": c.randomSeed,
+	}
+	return exports{Default: named, Named: named}
+}
+
+var errInit = errors.New("not available in the init context: call it inside an exported function")
+
+// check evaluates each named condition against val, pushes one `checks`
+// sample per name and returns true only if all passed. A condition that
+// throws records a failure and the exception propagates.
+func (c *core) check(val sobek.Value, conds *sobek.Object, extra ...sobek.Value) (bool, error) {
+	if c.vu.InInit() {
+		return false, errInit
+	}
+	rt, st := c.vu.Runtime(), c.vu.State()
+	tags := mergeTags(rt, st.Tags, extra)
+	all := true
+	for _, name := range conds.Keys() {
+		pass, err := evalCondition(conds.Get(name), val)
+		c.record(st, tags, name, pass)
+		if err != nil {
+			return false, err
+		}
+		all = all && pass
+	}
+	return all, nil
+}
+
+func evalCondition(cond, val sobek.Value) (bool, error) {
+	fn, ok := sobek.AssertFunction(cond)
+	if !ok {
+		return cond.ToBoolean(), nil
+	}
+	res, err := fn(sobek.Undefined(), val)
+	if err != nil {
+		return false, err
+	}
+	return res.ToBoolean(), nil
+}
+
+func (c *core) record(st *modules.State, tags metrics.Tags, name string, pass bool) {
+	st.Group.Check(name).Record(pass)
+	v := 0.0
+	if pass {
+		v = 1
+	}
+	st.Push(metrics.Sample{Metric: st.Run.Builtin.Checks, Tags: tags.With("check", name), Time: time.Now(), Value: v})
+}
+
+// mergeTags adds the tags of an optional JS object to base.
+func mergeTags(rt *sobek.Runtime, base metrics.Tags, extra []sobek.Value) metrics.Tags {
+	if len(extra) == 0 || extra[0] == nil || sobek.IsUndefined(extra[0]) || sobek.IsNull(extra[0]) {
+		return base
+	}
+	obj := extra[0].ToObject(rt)
+	out := make(metrics.Tags, len(base)+len(obj.Keys()))
+	for k, v := range base {
+		out[k] = v
+	}
+	for _, k := range obj.Keys() {
+		out[k] = obj.Get(k).String()
+	}
+	return out
+}
+
+// group runs fn inside the named group, tagging samples with the group path
+// and emitting group_duration.
+func (c *core) group(name string, fn sobek.Callable) (sobek.Value, error) {
+	if c.vu.InInit() {
+		return nil, errInit
+	}
+	if name == "" {
+		return nil, errors.New("group name must not be empty")
+	}
+	st := c.vu.State()
+	parent, parentTags := st.Group, st.Tags
+	g := parent.Group(name)
+	st.Group, st.Tags = g, parentTags.With("group", g.Path)
+	defer func() { st.Group, st.Tags = parent, parentTags }()
+	start := time.Now()
+	res, err := fn(sobek.Undefined())
+	end := time.Now()
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := res.Export().(*sobek.Promise); ok {
+		return nil, errors.New("group() does not support async functions: await inside the group is not measured")
+	}
+	st.Push(metrics.Sample{Metric: st.Run.Builtin.GroupDuration, Tags: st.Tags, Time: end,
+		Value: float64(end.Sub(start)) / float64(time.Millisecond)})
+	return res, nil
+}
+
+// sleep pauses the VU for secs seconds, or until the iteration is stopped.
+func (c *core) sleep(secs float64) {
+	if secs <= 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(secs * float64(time.Second)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.vu.Context().Done():
+	}
+}
+
+// fail throws an error with msg, ending the iteration.
+func (c *core) fail(msg string) error {
+	return errors.New(msg)
+}
+
+// randomSeed seeds Math.random of this VU.
+func (c *core) randomSeed(seed int64) {
+	c.vu.Runtime().SetRandSource(newRandSource(seed))
+}
+

@@ -1,0 +1,96 @@
+package modules
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// Run is the part of a test run shared by all its VUs.
+type Run struct {
+	Engine   *metrics.Engine
+	Registry *metrics.Registry
+	Builtin  *metrics.Builtin
+	Root     *metrics.Group
+	// Tags are the run-wide tags (options.tags and --tag).
+	Tags metrics.Tags
+	// Env is what scripts see as __ENV.
+	Env map[string]string
+	// Log receives console output and iteration errors.
+	Log io.Writer
+	// Abort stops the whole test, as exec.test.abort() does.
+	Abort func(reason string)
+	// Info reports the progress of the run to k6/execution.
+	Info ExecutionInfo
+	// Options is the consolidated options, as exec.test.options shows them.
+	Options map[string]any
+	// Shared holds data built once and shared by all VUs (SharedArray).
+	Shared SharedStore
+}
+
+// ExecutionInfo reports instance-wide execution counters.
+type ExecutionInfo interface {
+	VUsActive() int64
+	VUsInitialized() int64
+	IterationsCompleted() int64
+	IterationsInterrupted() int64
+	Elapsed() time.Duration
+}
+
+// ScenarioInfo describes the scenario an iteration belongs to.
+type ScenarioInfo struct {
+	Name, Executor, Exec string
+	StartTime            time.Time
+	// Progress returns the scenario's progress from 0 to 1.
+	Progress func() float64
+}
+
+// State is a VU's view of the run: its identity, the current iteration and
+// the tags its samples carry.
+type State struct {
+	Run  *Run
+	VUID int64
+	// Iteration is the VU's own iteration counter (__ITER), from 0.
+	Iteration int64
+	// ScenarioIteration is the iteration's index within its scenario for
+	// the whole test (exec.scenario.iterationInTest).
+	ScenarioIteration int64
+	// VUScenarioIteration counts this VU's iterations in the current scenario.
+	VUScenarioIteration int64
+	Scenario            *ScenarioInfo
+	// Tags are attached to every sample the VU emits. Replace, don't mutate.
+	Tags  metrics.Tags
+	Group *metrics.Group
+}
+
+// Push sends samples to the run's metrics engine.
+func (s *State) Push(samples ...metrics.Sample) {
+	s.Run.Engine.Push(samples...)
+}
+
+// SharedStore keeps values built once per run, by name.
+type SharedStore struct {
+	mu     sync.Mutex
+	values map[string]any
+}
+
+// GetOrBuild returns the value stored under name, building it with build on
+// first use. Concurrent callers wait for the first build.
+func (s *SharedStore) GetOrBuild(name string, build func() (any, error)) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[name]; ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if s.values == nil {
+		s.values = make(map[string]any)
+	}
+	s.values[name] = v
+	return v, nil
+}

@@ -1,0 +1,1 @@
+export function helper(x) { return x * 2; }

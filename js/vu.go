@@ -1,0 +1,218 @@
+package js
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// VU is one virtual user: a runtime that evaluated the bundle, its event
+// loop and its run state. A VU is used by one goroutine at a time.
+type VU struct {
+	bundle    *Bundle
+	rt        *sobek.Runtime
+	loop      *EventLoop
+	state     *modules.State
+	ctx       context.Context
+	inInit    bool
+	instances map[string]modules.Instance
+	module    sobek.ModuleInstance
+	setupData sobek.Value
+}
+
+var _ modules.VU = (*VU)(nil)
+
+// Runtime returns the VU's JavaScript runtime.
+func (vu *VU) Runtime() *sobek.Runtime { return vu.rt }
+
+// Context returns the context of the current call into the VU.
+func (vu *VU) Context() context.Context {
+	if vu.ctx == nil {
+		return context.Background()
+	}
+	return vu.ctx
+}
+
+// InInit reports whether the VU is evaluating init code.
+func (vu *VU) InInit() bool { return vu.inInit }
+
+// State returns the VU's run state.
+func (vu *VU) State() *modules.State { return vu.state }
+
+// RegisterCallback reserves a slot on the VU's event loop.
+func (vu *VU) RegisterCallback() func(func() error) { return vu.loop.RegisterCallback() }
+
+// NewVU creates VU id (0 for the VU that runs setup, teardown and
+// handleSummary) and evaluates the bundle's init code in it. Errors are
+// exceptions of init code.
+func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, error) {
+	rt := sobek.New()
+	rt.SetFieldNameMapper(sobek.TagFieldNameMapper("js", true))
+	vu := &VU{
+		bundle: b, rt: rt, loop: NewEventLoop(), ctx: ctx, inInit: true,
+		instances: make(map[string]modules.Instance),
+		state:     &modules.State{Run: run, VUID: id, Tags: run.Tags, Group: run.Root},
+	}
+	if err := vu.installGlobals(); err != nil {
+		return nil, err
+	}
+	if err := vu.evaluate(); err != nil {
+		return nil, err
+	}
+	vu.inInit = false
+	return vu, nil
+}
+
+func (vu *VU) evaluate() error {
+	var promise *sobek.Promise
+	err := vu.loop.Run(func() error {
+		promise = vu.rt.CyclicModuleRecordEvaluate(vu.bundle.main, vu.bundle.resolve)
+		return nil
+	})
+	if err == nil && promise.State() == sobek.PromiseStateRejected {
+		err = rejection(promise.Result())
+	}
+	if err != nil {
+		return classify(err)
+	}
+	vu.module = vu.rt.GetModuleInstance(vu.bundle.main)
+	return nil
+}
+
+func rejection(v sobek.Value) error {
+	if ex, ok := v.Export().(error); ok {
+		return classify(ex)
+	}
+	if obj, ok := v.(*sobek.Object); ok {
+		if stack := obj.Get("stack"); stack != nil && !sobek.IsUndefined(stack) {
+			return &ScriptError{Message: stack.String()}
+		}
+	}
+	return &ScriptError{Message: fmt.Sprint(v)}
+}
+
+// Export returns the value the main module exports under name, or nil.
+func (vu *VU) Export(name string) sobek.Value {
+	v := vu.module.GetBindingValue(name)
+	if v == nil || sobek.IsUndefined(v) {
+		return nil
+	}
+	return v
+}
+
+// HasFunction reports whether the main module exports a function name.
+func (vu *VU) HasFunction(name string) bool {
+	_, ok := sobek.AssertFunction(vu.Export(name))
+	return ok
+}
+
+// ExportedOptions returns the exported `options` as plain Go values.
+func (vu *VU) ExportedOptions() map[string]any {
+	v := vu.Export("options")
+	if v == nil {
+		return nil
+	}
+	m, _ := v.Export().(map[string]any)
+	return m
+}
+
+// SetSetupData gives iterations the JSON data setup() returned.
+func (vu *VU) SetSetupData(data []byte) error {
+	if len(data) == 0 {
+		vu.setupData = sobek.Undefined()
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	vu.setupData = vu.rt.ToValue(v)
+	return nil
+}
+
+// Call runs the exported function name with args and waits for the event
+// loop to drain and any returned promise to settle. It returns the
+// function's (or promise's) result. ctx cancels the call.
+func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek.Value, error) {
+	fn, ok := sobek.AssertFunction(vu.Export(name))
+	if !ok {
+		return nil, fmt.Errorf("function %q is not exported by %s", name, vu.bundle.Path)
+	}
+	vu.ctx = ctx
+	stop := context.AfterFunc(ctx, func() { vu.rt.Interrupt(ErrInterrupted) })
+	defer func() {
+		stop()
+		vu.rt.ClearInterrupt()
+	}()
+	var result sobek.Value
+	err := vu.loop.Run(func() error {
+		var err error
+		result, err = fn(sobek.Undefined(), args...)
+		return err
+	})
+	if err != nil {
+		return nil, classify(err)
+	}
+	if p, ok := result.Export().(*sobek.Promise); ok {
+		switch p.State() {
+		case sobek.PromiseStateRejected:
+			return nil, rejection(p.Result())
+		case sobek.PromiseStateFulfilled:
+			return p.Result(), nil
+		}
+	}
+	return result, nil
+}
+
+// Iteration describes one iteration to run.
+type Iteration struct {
+	Exec     string
+	Scenario *modules.ScenarioInfo
+	// Tags are the tags of the iteration's samples (run, scenario tags and
+	// the scenario name).
+	Tags metrics.Tags
+	// Env overlays the scenario's env on __ENV.
+	Env map[string]string
+	// InScenario is the iteration's index in the scenario for the test.
+	InScenario int64
+}
+
+// RunIteration runs one iteration and emits iterations and
+// iteration_duration unless it was interrupted.
+func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
+	st := vu.state
+	if st.Scenario != it.Scenario {
+		st.Scenario, st.VUScenarioIteration = it.Scenario, 0
+	}
+	st.Tags, st.Group, st.ScenarioIteration = it.Tags, st.Run.Root, it.InScenario
+	vu.setIterGlobals(it.Env)
+	start := time.Now()
+	_, err := vu.Call(ctx, it.Exec, vu.setupDataValue())
+	end := time.Now()
+	st.Iteration++
+	st.VUScenarioIteration++
+	var script *ScriptError
+	if err != nil && !errors.As(err, &script) {
+		return err
+	}
+	b := st.Run.Builtin
+	st.Push(
+		metrics.Sample{Metric: b.Iterations, Tags: st.Tags, Time: end, Value: 1},
+		metrics.Sample{Metric: b.IterationDuration, Tags: st.Tags, Time: end,
+			Value: float64(end.Sub(start)) / float64(time.Millisecond)},
+	)
+	return err
+}
+
+func (vu *VU) setupDataValue() sobek.Value {
+	if vu.setupData == nil {
+		return sobek.Undefined()
+	}
+	return vu.setupData
+}
