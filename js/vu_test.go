@@ -90,7 +90,7 @@ func TestBasicScript(t *testing.T) {
 func TestErrors(t *testing.T) {
 	cases := []struct {
 		name, src, want string
-		atInit         bool
+		atInit          bool
 	}{
 		{"syntax error names file line col", "export default function() {\n  let x = ;\n}", "s.js: Line 2:11", true},
 		{"init exception", "throw new Error('boom in init');\nexport default function(){}", "boom in init", true},

@@ -87,4 +87,13 @@ type Options struct {
 	// Env holds -e/--env values (and, unless disabled, the process
 	// environment) exposed to scripts as __ENV.
 	Env map[string]string `json:"-"`
+
+	// Warnings lists problems that do not stop the run, such as unknown
+	// top-level script options, in the order they were found. Consolidate
+	// concatenates the layers' warnings and adds its own.
+	Warnings []string `json:"-"`
+
+	// Source names the layer in error messages: "script", "environment",
+	// "flags" or "defaults". Empty is reported as "options".
+	Source string `json:"-"`
 }

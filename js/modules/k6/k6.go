@@ -151,4 +151,3 @@ func (c *core) fail(msg string) error {
 func (c *core) randomSeed(seed int64) {
 	c.vu.Runtime().SetRandSource(newRandSource(seed))
 }
-
