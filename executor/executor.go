@@ -1,0 +1,114 @@
+// Package executor runs scenarios: it decides when iterations start and on
+// which VU, for each of k6's executors. Schedules are pure functions of the
+// elapsed time (schedule.go); the executors turn them into iterations.
+package executor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// VU is an initialised virtual user, opaque to executors.
+type VU interface {
+	ID() int64
+}
+
+// Outcome is how an iteration ended.
+type Outcome uint8
+
+// Iteration outcomes.
+const (
+	// Completed: the iteration function returned.
+	Completed Outcome = iota
+	// Failed: it threw an exception (logged by the iterate function); k6
+	// counts such iterations as interrupted in its progress.
+	Failed
+	// Interrupted: it was stopped (graceful stop expired or run stopped).
+	Interrupted
+	// Aborted: it called exec.test.abort(); the run stops.
+	Aborted
+)
+
+// IterateFunc runs iteration index (the scenario-wide index) on vu, with
+// ctx canceled when the iteration must be interrupted.
+type IterateFunc func(ctx context.Context, vu VU, index int64) Outcome
+
+// Segment selects this instance's share of global iteration indices.
+type Segment interface {
+	Owns(index int64) bool
+}
+
+// Env is what an executor needs from the run.
+type Env struct {
+	Scenario options.Scenario
+	// VUs are the VUs initialised for this scenario before the test.
+	VUs []VU
+	// NewVU initialises one more VU (arrival-rate executors grow up to
+	// maxVUs); nil for executors that never grow.
+	NewVU   func(ctx context.Context) (VU, error)
+	Iterate IterateFunc
+	Engine  *metrics.Engine
+	Builtin *metrics.Builtin
+	// Tags are the scenario's sample tags.
+	Tags metrics.Tags
+	// Segment filters arrival-rate iterations; nil owns everything.
+	Segment Segment
+	// Warn logs a one-line warning.
+	Warn func(msg string)
+}
+
+// Executor runs one scenario.
+type Executor interface {
+	// Run starts iterations from start (the scenario's own start time)
+	// until the scenario ends, and returns when no iteration is running.
+	// Canceling ctx stops the scenario at once, interrupting iterations.
+	Run(ctx context.Context, start time.Time) error
+	// Stats returns live counters of the scenario.
+	Stats() *Stats
+	// Plan describes the scenario for the banner.
+	Plan() Plan
+}
+
+// Plan is the static shape of a scenario.
+type Plan struct {
+	// PreVUs are initialised before the test, MaxVUs at most.
+	PreVUs, MaxVUs int64
+	// Duration is the longest the scenario can run, GracefulStop excluded.
+	Duration     time.Duration
+	GracefulStop time.Duration
+	// Description is the banner's text, e.g. "100.00 iterations/s for 1m0s".
+	Description string
+}
+
+// New returns the executor for env.Scenario.
+func New(env Env) (Executor, error) {
+	sc := env.Scenario
+	switch sc.Executor {
+	case options.ConstantArrivalRate:
+		return newConstantArrivalRate(env), nil
+	case options.RampingArrivalRate:
+		return newRampingArrivalRate(env), nil
+	case options.ConstantVUs:
+		return newConstantVUs(env), nil
+	case options.RampingVUs:
+		return newRampingVUs(env), nil
+	case options.PerVUIterations:
+		return newPerVUIterations(env), nil
+	case options.SharedIterations:
+		return newSharedIterations(env), nil
+	}
+	return nil, fmt.Errorf("scenario %q: unknown executor %q", sc.Name, sc.Executor)
+}
+
+// PlanOf returns the plan of a scenario without building its executor.
+func PlanOf(sc options.Scenario) Plan {
+	ex, err := New(Env{Scenario: sc})
+	if err != nil {
+		return Plan{}
+	}
+	return ex.Plan()
+}

@@ -1,0 +1,192 @@
+package executor
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+type fakeVU int64
+
+func (v fakeVU) ID() int64 { return int64(v) }
+
+func vus(n int) []VU {
+	out := make([]VU, n)
+	for i := range out {
+		out[i] = fakeVU(i + 1)
+	}
+	return out
+}
+
+func testEnv(sc options.Scenario, n int, iterate IterateFunc) (Env, *metrics.Registry) {
+	reg := metrics.NewRegistry()
+	return Env{
+		Scenario: sc, VUs: vus(n), Iterate: iterate, Engine: metrics.NewEngine(reg),
+		Builtin: metrics.RegisterBuiltin(reg), Tags: metrics.Tags{"scenario": sc.Name},
+		Warn: func(string) {},
+	}, reg
+}
+
+func sleeper(d time.Duration) IterateFunc {
+	return func(ctx context.Context, _ VU, _ int64) Outcome {
+		select {
+		case <-time.After(d):
+			return Completed
+		case <-ctx.Done():
+			return Interrupted
+		}
+	}
+}
+
+func run(t *testing.T, env Env) Executor {
+	t.Helper()
+	ex, err := New(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ex.Run(context.Background(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
+func TestConstantArrivalRateDrops(t *testing.T) {
+	t.Parallel()
+	// 10/s for 3 s, one VU whose iteration takes 1 s: 30 due, 3 run, 27 dropped.
+	sc := options.Scenario{Name: "s", Executor: options.ConstantArrivalRate, Rate: 10,
+		TimeUnit: options.Duration(time.Second), Duration: options.Duration(3 * time.Second),
+		PreAllocatedVUs: 1, MaxVUs: 1, GracefulStop: options.Duration(2 * time.Second)}
+	env, reg := testEnv(sc, 1, sleeper(time.Second-20*time.Millisecond))
+	ex := run(t, env)
+	st := ex.Stats()
+	if c, d := st.Completed.Load(), st.Dropped.Load(); c != 3 || d != 27 {
+		t.Fatalf("completed %d dropped %d, want 3 and 27", c, d)
+	}
+	if got := reg.Get("dropped_iterations").Sink.(*metrics.CounterSink).Sum; got != 27 {
+		t.Fatalf("dropped_iterations = %v", got)
+	}
+}
+
+func TestConstantArrivalRateGrowsToMaxVUs(t *testing.T) {
+	t.Parallel()
+	sc := options.Scenario{Name: "s", Executor: options.ConstantArrivalRate, Rate: 20,
+		TimeUnit: options.Duration(time.Second), Duration: options.Duration(2 * time.Second),
+		PreAllocatedVUs: 1, MaxVUs: 10, GracefulStop: options.Duration(time.Second)}
+	env, _ := testEnv(sc, 1, sleeper(200*time.Millisecond))
+	var made atomic.Int64
+	env.NewVU = func(context.Context) (VU, error) { return fakeVU(100 + made.Add(1)), nil }
+	ex := run(t, env)
+	st := ex.Stats()
+	if st.Completed.Load()+st.Dropped.Load() != 40 {
+		t.Fatalf("completed %d + dropped %d != 40", st.Completed.Load(), st.Dropped.Load())
+	}
+	if made.Load() < 3 || made.Load() > 9 {
+		t.Fatalf("initialised %d extra VUs, want between 3 and 9", made.Load())
+	}
+	if st.Dropped.Load() > 10 {
+		t.Fatalf("dropped %d; growth should stop the drops", st.Dropped.Load())
+	}
+}
+
+func TestArrivalRateScheduleLagAndSegment(t *testing.T) {
+	t.Parallel()
+	sc := options.Scenario{Name: "s", Executor: options.ConstantArrivalRate, Rate: 200,
+		TimeUnit: options.Duration(time.Second), Duration: options.Duration(time.Second),
+		PreAllocatedVUs: 5, MaxVUs: 5, GracefulStop: options.Duration(time.Second)}
+	var mu sync.Mutex
+	seen := map[int64]bool{}
+	env, reg := testEnv(sc, 5, func(_ context.Context, _ VU, i int64) Outcome {
+		mu.Lock()
+		seen[i] = true
+		mu.Unlock()
+		return Completed
+	})
+	env.Segment = oddOnly{}
+	run(t, env)
+	if len(seen) != 100 {
+		t.Fatalf("ran %d iterations, want 100 (the odd half of 200)", len(seen))
+	}
+	for i := range seen {
+		if i%2 == 0 {
+			t.Fatalf("ran even index %d outside the segment", i)
+		}
+	}
+	lag := reg.Get("schedule_lag").Sink.(*metrics.TrendSink)
+	if lag.Count() != 100 || lag.P(0.5) > 5 {
+		t.Fatalf("schedule_lag count %d median %vms", lag.Count(), lag.P(0.5))
+	}
+}
+
+type oddOnly struct{}
+
+func (oddOnly) Owns(i int64) bool { return i%2 == 1 }
+
+func TestGracefulStopInterrupts(t *testing.T) {
+	t.Parallel()
+	sc := options.Scenario{Name: "s", Executor: options.ConstantVUs, VUs: 2,
+		Duration: options.Duration(300 * time.Millisecond), GracefulStop: options.Duration(100 * time.Millisecond)}
+	env, _ := testEnv(sc, 2, sleeper(time.Hour))
+	start := time.Now()
+	ex := run(t, env)
+	if el := time.Since(start); el < 400*time.Millisecond || el > 900*time.Millisecond {
+		t.Fatalf("run took %v, want about duration + gracefulStop", el)
+	}
+	if st := ex.Stats(); st.Interrupted.Load() != 2 || st.Completed.Load() != 0 {
+		t.Fatalf("interrupted %d completed %d", st.Interrupted.Load(), st.Completed.Load())
+	}
+}
+
+func TestIterationExecutors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		sc   options.Scenario
+		vus  int
+		want int64
+	}{
+		{"per-vu-iterations", options.Scenario{Executor: options.PerVUIterations, VUs: 3, Iterations: 4,
+			MaxDuration: options.Duration(5 * time.Second)}, 3, 12},
+		{"shared-iterations", options.Scenario{Executor: options.SharedIterations, VUs: 3, Iterations: 10,
+			MaxDuration: options.Duration(5 * time.Second)}, 3, 10},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.sc.Name = "s"
+			env, reg := testEnv(tc.sc, tc.vus, sleeper(time.Millisecond))
+			ex := run(t, env)
+			if got := ex.Stats().Completed.Load(); got != tc.want {
+				t.Fatalf("completed %d, want %d", got, tc.want)
+			}
+			_ = reg
+		})
+	}
+}
+
+func TestRampingVUsRun(t *testing.T) {
+	t.Parallel()
+	sc := options.Scenario{Name: "s", Executor: options.RampingVUs, StartVUs: 0,
+		Stages:       []options.Stage{stage(200*time.Millisecond, 4), stage(200*time.Millisecond, 0)},
+		GracefulStop: options.Duration(time.Second), GracefulRampDown: options.Duration(time.Second)}
+	var peak, active atomic.Int64
+	env, _ := testEnv(sc, 4, func(ctx context.Context, _ VU, _ int64) Outcome {
+		n := active.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+		active.Add(-1)
+		return Completed
+	})
+	ex := run(t, env)
+	if peak.Load() != 4 || ex.Plan().MaxVUs != 4 {
+		t.Fatalf("peak concurrency %d, plan %d; want 4", peak.Load(), ex.Plan().MaxVUs)
+	}
+}

@@ -1,0 +1,139 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// looping runs closed-model scenarios: each VU starts its next iteration
+// when the last one ended, while the executor lets it.
+type looping struct {
+	env   Env
+	stats Stats
+	plan  Plan
+	index atomic.Int64
+	// work returns, for VU k, the spans when it may start iterations and
+	// the most iterations it may run (0: no limit).
+	windows func(k int64) []Window
+	limit   func() bool
+	// rampDown is the grace given to iterations still running when their
+	// VU is ramped down before the end.
+	rampDown time.Duration
+}
+
+func newConstantVUs(env Env) *looping {
+	sc := env.Scenario
+	d := time.Duration(sc.Duration)
+	return &looping{
+		env:     env,
+		windows: func(int64) []Window { return []Window{{0, d}} },
+		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
+			Description: fmt.Sprintf("%d looping VUs for %s (gracefulStop: %s)", sc.VUs, d, time.Duration(sc.GracefulStop))},
+	}
+}
+
+func newRampingVUs(env Env) *looping {
+	sc := env.Scenario
+	steps := RampSteps(sc.StartVUs, sc.Stages)
+	var d time.Duration
+	for _, st := range sc.Stages {
+		d += time.Duration(st.Duration)
+	}
+	peak := MaxVUs(steps)
+	return &looping{
+		env: env, rampDown: time.Duration(sc.GracefulRampDown),
+		windows: func(k int64) []Window { return Windows(k, steps, d) },
+		plan: Plan{PreVUs: peak, MaxVUs: peak, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
+			Description: fmt.Sprintf("Up to %d looping VUs for %s over %d stages (gracefulRampDown: %s, gracefulStop: %s)",
+				peak, d, len(sc.Stages), time.Duration(sc.GracefulRampDown), time.Duration(sc.GracefulStop))},
+	}
+}
+
+func newPerVUIterations(env Env) *looping {
+	sc := env.Scenario
+	d := time.Duration(sc.MaxDuration)
+	l := &looping{
+		env: env,
+		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
+			Description: fmt.Sprintf("%d iterations for each of %d VUs (maxDuration: %s, gracefulStop: %s)",
+				sc.Iterations, sc.VUs, d, time.Duration(sc.GracefulStop))},
+	}
+	l.windows = func(int64) []Window { return []Window{{0, d}} }
+	return l
+}
+
+func newSharedIterations(env Env) *looping {
+	sc := env.Scenario
+	d := time.Duration(sc.MaxDuration)
+	l := &looping{
+		env: env,
+		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
+			Description: fmt.Sprintf("%d iterations shared among %d VUs (maxDuration: %s, gracefulStop: %s)",
+				sc.Iterations, sc.VUs, d, time.Duration(sc.GracefulStop))},
+	}
+	l.windows = func(int64) []Window { return []Window{{0, d}} }
+	var claimed atomic.Int64
+	l.limit = func() bool { return claimed.Add(1) <= sc.Iterations }
+	return l
+}
+
+func (l *looping) Stats() *Stats { return &l.stats }
+func (l *looping) Plan() Plan    { return l.plan }
+
+// Run starts one goroutine per VU and returns when all have stopped.
+func (l *looping) Run(ctx context.Context, start time.Time) error {
+	l.stats.StartedAt.Store(start.UnixNano())
+	defer l.stats.Done.Store(true)
+	l.stats.Initialised.Store(int64(len(l.env.VUs)))
+	end := start.Add(l.plan.Duration + l.plan.GracefulStop)
+	var wg sync.WaitGroup
+	for k, vu := range l.env.VUs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.runVU(ctx, int64(k), vu, start, end)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// runVU runs VU k's iterations within its windows.
+func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time.Time) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	perVU := l.env.Scenario.Executor == options.PerVUIterations
+	done := int64(0)
+	for _, w := range l.windows(k) {
+		if !sleepUntil(ctx, timer, start.Add(w.On)) {
+			return
+		}
+		deadline := hardEnd
+		if w.Off < l.plan.Duration {
+			deadline = start.Add(w.Off + l.rampDown)
+		}
+		l.stats.Active.Add(1)
+		for ctx.Err() == nil && time.Now().Before(start.Add(w.Off)) {
+			if perVU && done >= l.env.Scenario.Iterations || l.limit != nil && !l.limit() {
+				l.stats.Active.Add(-1)
+				return
+			}
+			done++
+			l.iterate(ctx, vu, deadline)
+		}
+		l.stats.Active.Add(-1)
+	}
+}
+
+// iterate runs one iteration that is interrupted at deadline.
+func (l *looping) iterate(ctx context.Context, vu VU, deadline time.Time) {
+	ictx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	l.env.pushLag(time.Now())
+	l.stats.count(l.env.Iterate(ictx, vu, l.index.Add(1)-1))
+}
