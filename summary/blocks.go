@@ -1,0 +1,165 @@
+package summary
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// block is one titled group of metric rows in TOTAL RESULTS.
+type block struct {
+	title string
+	rows  []row
+}
+
+// blockTitles are the metric blocks in display order.
+var blockTitles = []string{"CUSTOM", "HTTP", "STREAMING", "EXECUTION", "NETWORK"}
+
+// executionMetrics are the built-in metrics of the EXECUTION block.
+var executionMetrics = map[string]bool{
+	"iterations": true, "iteration_duration": true, "dropped_iterations": true,
+	"vus": true, "vus_max": true, "schedule_lag": true, "group_duration": true,
+}
+
+// checksMetric is the built-in rate of check results, shown as
+// checks_total/succeeded/failed rather than in a block.
+const checksMetric = "checks"
+
+// blockOf returns the title of the block a top-level metric belongs to, or
+// "" for the checks metric.
+func blockOf(name string) string {
+	switch {
+	case name == checksMetric:
+		return ""
+	case strings.HasPrefix(name, "http_"):
+		return "HTTP"
+	case strings.HasPrefix(name, "usefulsse_"):
+		return "STREAMING"
+	case executionMetrics[name]:
+		return "EXECUTION"
+	case name == "data_sent" || name == "data_received":
+		return "NETWORK"
+	}
+	return "CUSTOM"
+}
+
+// metricBlocks returns the non-empty blocks of TOTAL RESULTS. Metrics are
+// sorted by name, each followed by its shown submetrics, sorted by name and
+// labelled "{ k:v }". A metric is shown when it or one of its submetrics has
+// samples or thresholds.
+func metricBlocks(in Input) []block {
+	byTitle := make(map[string][]row)
+	for _, m := range topLevel(in.Metrics) {
+		title := blockOf(m.Name)
+		subs := shownSubmetrics(m)
+		if title == "" || (!shown(m) && len(subs) == 0) {
+			continue
+		}
+		byTitle[title] = append(byTitle[title], metricRow(m, m.Name, in))
+		for _, sub := range subs {
+			byTitle[title] = append(byTitle[title], metricRow(sub, "  "+subLabel(sub), in))
+		}
+	}
+	var out []block
+	for _, title := range blockTitles {
+		if rows := byTitle[title]; len(rows) > 0 {
+			out = append(out, block{title: title, rows: rows})
+		}
+	}
+	return out
+}
+
+// topLevel returns the metrics of ms that are not submetrics, sorted by name.
+func topLevel(ms []*metrics.Metric) []*metrics.Metric {
+	var out []*metrics.Metric
+	for _, m := range ms {
+		if m != nil && m.Parent == nil {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// shownSubmetrics returns the submetrics of m with samples or thresholds,
+// sorted by name.
+func shownSubmetrics(m *metrics.Metric) []*metrics.Metric {
+	var out []*metrics.Metric
+	for _, sub := range m.Submetrics {
+		if sub.Metric != nil && shown(sub.Metric) {
+			out = append(out, sub.Metric)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// subLabel returns the label of a submetric: its selector as "{ k:v }".
+func subLabel(m *metrics.Metric) string {
+	sel := m.Name
+	if i := strings.IndexByte(sel, '{'); i >= 0 {
+		sel = strings.TrimSuffix(sel[i+1:], "}")
+	}
+	return "{ " + sel + " }"
+}
+
+// writeBlocks writes blocks at depth, aligned together, each followed by a
+// blank line.
+func writeBlocks(w *writer, depth int, blocks []block) {
+	var all []row
+	for _, b := range blocks {
+		all = append(all, b.rows...)
+	}
+	t := measure(all)
+	for _, b := range blocks {
+		w.line(depth, b.title)
+		for _, r := range b.rows {
+			w.line(depth, t.line(r))
+		}
+		w.blank()
+	}
+}
+
+// metricRow returns the row of m labelled name: a counter's total and rate
+// per second, a gauge's value, min and max, a rate's percentage and "P out of
+// T", a trend's stats.
+func metricRow(m *metrics.Metric, name string, in Input) row {
+	v := func(x float64) string { return FormatValue(x, m.Contains, in.TimeUnit) }
+	switch s := m.Sink.(type) {
+	case *metrics.CounterSink:
+		return row{name: name, cells: []string{v(s.Sum), v(s.Rate(in.Duration)) + "/s"}}
+	case *metrics.GaugeSink:
+		return row{name: name, cells: []string{v(s.Value), "min=" + v(s.Min), "max=" + v(s.Max)}}
+	case *metrics.RateSink:
+		return row{name: name, cells: []string{FormatPercent(s.Rate()), outOf(s.Trues, s.Total)}}
+	case *metrics.TrendSink:
+		return trendRow(s, m.Contains, name, in)
+	}
+	return row{name: name, cells: []string{""}}
+}
+
+// trendRow returns the row of a trend: one "stat=value" cell per trend stat.
+// The count is a plain number whatever the trend contains.
+func trendRow(s *metrics.TrendSink, vt metrics.ValueType, name string, in Input) row {
+	r := row{name: name}
+	for _, stat := range in.trendStats() {
+		x, ok := trendStat(s, stat)
+		if !ok {
+			continue
+		}
+		text := FormatValue(x, vt, in.TimeUnit)
+		if stat == "count" {
+			text = FormatNumber(x)
+		}
+		r.labels = append(r.labels, stat+"=")
+		r.cells = append(r.cells, text)
+	}
+	return r
+}
+
+// outOf returns "P out of T".
+func outOf(passes, total int64) string {
+	return strconv.FormatInt(passes, 10) + " out of " + strconv.FormatInt(total, 10)
+}

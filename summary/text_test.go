@@ -1,0 +1,144 @@
+package summary
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./summary -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the text (go test ./summary -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		edit   func(*Input)
+		opts   TextOptions
+	}{
+		{golden: "text.golden"},
+		{golden: "text_seconds_indent.golden", edit: func(in *Input) {
+			in.TimeUnit = "s"
+			in.TrendStats = []string{"count", "med", "p(99.9)"}
+		}, opts: TextOptions{Indent: "> "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			in := richRun(t)
+			if tt.edit != nil {
+				tt.edit(&in)
+			}
+			golden(t, tt.golden, Text(in, tt.opts))
+		})
+	}
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestTextColor(t *testing.T) {
+	in := richRun(t)
+	plain := Text(in, TextOptions{})
+	colored := Text(in, TextOptions{Color: true})
+	if ansi.MatchString(plain) {
+		t.Error("text without Color has ANSI escape codes")
+	}
+	for _, want := range []string{green + "✓" + reset, red + "✗" + reset, green + "✓ 2" + reset, red + "✗ 1" + reset} {
+		if !strings.Contains(colored, want) {
+			t.Errorf("colored text lacks %q", want)
+		}
+	}
+	if got := ansi.ReplaceAllString(colored, ""); got != plain {
+		t.Errorf("colored text without its escape codes differs from the plain text:\n%s", got)
+	}
+}
+
+func TestTextHidesMetricsWithoutSamples(t *testing.T) {
+	text := Text(richRun(t), TextOptions{})
+	for _, name := range []string{"never_used", "dropped_iterations", "schedule_lag", "no checks here"} {
+		if strings.Contains(text, name) {
+			t.Errorf("text shows %q, which has no samples, thresholds or checks", name)
+		}
+	}
+}
+
+func TestTextEmptyRun(t *testing.T) {
+	in := Input{Duration: time.Second}
+	want := "\n  █ TOTAL RESULTS \n\n\n"
+	if got := Text(in, TextOptions{}); got != want {
+		t.Errorf("Text of an empty run = %q, want %q", got, want)
+	}
+}
+
+func TestTextChecksFromTreeWithoutChecksMetric(t *testing.T) {
+	root := metrics.NewRootGroup()
+	c := root.Check("ok")
+	c.Record(true)
+	c.Record(false)
+	text := Text(Input{Root: root, Duration: 2 * time.Second}, TextOptions{})
+	for _, want := range []string{
+		"    checks_total.......: 2      1/s\n",
+		"    checks_succeeded...: 50.00% 1 out of 2\n",
+		"    ✗ ok\n      ↳  50% — ✓ 1 / ✗ 1\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestThresholdValue(t *testing.T) {
+	r := newRun(t)
+	trend := r.metric("latency", metrics.Trend, metrics.Time)
+	r.push(trend, nil, 100, 200)
+	counter := r.metric("bytes", metrics.Counter, metrics.Data)
+	r.push(counter, nil, 5000)
+	rate := r.metric("errors", metrics.Rate)
+	r.push(rate, nil, 1, 0, 0)
+	gauge := r.metric("depth", metrics.Gauge)
+	r.push(gauge, nil, 4)
+	in := r.input(2 * time.Second)
+	tests := []struct {
+		m    *metrics.Metric
+		src  string
+		want string
+	}{
+		{trend, "p(95)<1500", " p(95)=195ms"},
+		{trend, "avg <= 150", " avg=150ms"},
+		{trend, "count>1", " count=2"},
+		{trend, "med===150", " med=150ms"},
+		{counter, "count>=10", " count=5.0 kB"},
+		{counter, "rate<100", " rate=2.5 kB/s"},
+		{rate, "rate!=0", " rate=33.33%"},
+		{gauge, "value>3", " value=4"},
+		{gauge, "p(99)<3", ""},
+		{trend, "nonsense", ""},
+	}
+	for _, tt := range tests {
+		if got := thresholdValue(tt.m, tt.src, in); got != tt.want {
+			t.Errorf("thresholdValue(%s, %q) = %q, want %q", tt.m.Name, tt.src, got, tt.want)
+		}
+	}
+}
