@@ -133,3 +133,6 @@ func (env *Env) pushLag(scheduled time.Time) {
 	env.Engine.Push(metrics.Sample{Metric: env.Builtin.ScheduleLag, Tags: env.Tags, Time: now,
 		Value: float64(now.Sub(scheduled)) / float64(time.Millisecond)})
 }
+
+// SetVUs hands the executor its initialised VUs.
+func (a *arrivalRate) SetVUs(vus []VU) { a.env.VUs = vus }

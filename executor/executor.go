@@ -71,6 +71,8 @@ type Executor interface {
 	Stats() *Stats
 	// Plan describes the scenario for the banner.
 	Plan() Plan
+	// SetVUs hands the executor the VUs initialised for it before Run.
+	SetVUs(vus []VU)
 }
 
 // Plan is the static shape of a scenario.

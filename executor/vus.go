@@ -137,3 +137,6 @@ func (l *looping) iterate(ctx context.Context, vu VU, deadline time.Time) {
 	l.env.pushLag(time.Now())
 	l.stats.count(l.env.Iterate(ictx, vu, l.index.Add(1)-1))
 }
+
+// SetVUs hands the executor its initialised VUs.
+func (l *looping) SetVUs(vus []VU) { l.env.VUs = vus }

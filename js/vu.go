@@ -216,3 +216,9 @@ func (vu *VU) setupDataValue() sobek.Value {
 	}
 	return vu.setupData
 }
+
+// ID returns the VU's id in the test (0 for the setup/teardown VU).
+func (vu *VU) ID() int64 { return vu.state.VUID }
+
+// SetupValue returns the setup data as a value of this VU's runtime.
+func (vu *VU) SetupValue() (sobek.Value, error) { return vu.setupDataValue(), nil }

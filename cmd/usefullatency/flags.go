@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// runFlags are the flags of `run`, named as k6 names them.
+type runFlags struct {
+	fs              *pflag.FlagSet
+	vus             int64
+	duration        string
+	iterations      int64
+	stages          []string
+	env             []string
+	tags            []string
+	out             []string
+	summaryExport   string
+	trendStats      string
+	noSummary       bool
+	noThresholds    bool
+	quiet           bool
+	segment         string
+	sequence        string
+	insecure        bool
+	systemEnv       bool
+	noColor         bool
+	summaryTimeUnit string
+}
+
+func newRunFlags(stderr io.Writer) *runFlags {
+	f := &runFlags{fs: pflag.NewFlagSet("run", pflag.ContinueOnError)}
+	fs := f.fs
+	fs.SetOutput(stderr)
+	fs.Int64VarP(&f.vus, "vus", "u", 1, "number of virtual users")
+	fs.StringVarP(&f.duration, "duration", "d", "", "test duration, e.g. 30s, 1m30s")
+	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs")
+	fs.StringArrayVarP(&f.stages, "stage", "s", nil, "ramping stage DURATION:TARGET (repeatable)")
+	fs.StringArrayVarP(&f.env, "env", "e", nil, "script environment variable KEY=VALUE (repeatable)")
+	fs.StringArrayVar(&f.tags, "tag", nil, "tag added to every sample, NAME=VALUE (repeatable)")
+	fs.StringArrayVarP(&f.out, "out", "o", nil, "output TYPE[=ARG] (repeatable)")
+	fs.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
+	fs.StringVar(&f.trendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,p(95),p(99.9)")
+	fs.StringVar(&f.summaryTimeUnit, "summary-time-unit", "", "fixed time unit of the summary: s, ms or us")
+	fs.BoolVar(&f.noSummary, "no-summary", false, "do not print the end-of-test summary")
+	fs.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no banner and no progress")
+	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
+	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
+	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
+	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
+	return f
+}
+
+// layer returns the options the flags set; unset flags leave fields unset.
+func (f *runFlags) layer() (options.Options, error) {
+	o := options.Options{Source: "flags"}
+	fs := f.fs
+	if fs.Changed("vus") {
+		o.VUs = &f.vus
+	}
+	if fs.Changed("duration") {
+		d, err := options.ParseDuration(f.duration)
+		if err != nil {
+			return o, fmt.Errorf("--duration: %v", err)
+		}
+		dd := options.Duration(d)
+		o.Duration = &dd
+	}
+	if fs.Changed("iterations") {
+		o.Iterations = &f.iterations
+	}
+	for _, s := range f.stages {
+		st, err := options.ParseStages(s)
+		if err != nil {
+			return o, fmt.Errorf("--stage: %v", err)
+		}
+		o.Stages = append(o.Stages, st...)
+	}
+	tags, err := keyValues("--tag", f.tags)
+	if err != nil {
+		return o, err
+	}
+	o.Tags = tags
+	if f.trendStats != "" {
+		o.SummaryTrendStats = strings.Split(f.trendStats, ",")
+	}
+	o.SummaryTimeUnit, o.SummaryExport = f.summaryTimeUnit, f.summaryExport
+	o.NoSummary, o.NoThresholds, o.Quiet, o.InsecureSkipTLS = f.noSummary, f.noThresholds, f.quiet, f.insecure
+	o.ExecutionSegment, o.ExecutionSegmentSequence = f.segment, f.sequence
+	o.Out = f.out
+	return o, nil
+}
+
+// keyValues parses repeated NAME=VALUE flags.
+func keyValues(flag string, list []string) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(list))
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%s %q: want NAME=VALUE", flag, kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}

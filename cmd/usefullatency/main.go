@@ -1,0 +1,45 @@
+// Command usefullatency runs k6-style test scripts and measures when
+// streaming answers become useful. Subcommands: run, inspect, version.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(mainWithIO(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usefullatency: k6-style load tests that measure when streaming answers become useful.
+
+Usage:
+  usefullatency run [flags] script.js      run a test script
+  usefullatency inspect script.js          print the resolved options as JSON
+  usefullatency version                    print the version
+
+Run "usefullatency run --help" for the flags of run.
+`
+
+// mainWithIO dispatches the subcommand and returns the exit code.
+func mainWithIO(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runCmd(args[1:], stdout, stderr)
+	case "inspect":
+		return inspectCmd(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, versionString())
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "ERRO unknown command %q\n%s", args[0], usage)
+	return 2
+}

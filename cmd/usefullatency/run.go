@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/runner"
+	"golang.org/x/term"
+)
+
+// knownOutputs are the -o types the command line accepts.
+var knownOutputs = map[string]bool{"json": true, "csv": true, "experimental-prometheus-rw": true, "html": true}
+
+// runCmd implements `usefullatency run`.
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	f := newRunFlags(stderr)
+	if err := f.fs.Parse(args); err != nil {
+		if errors.Is(err, errHelp) {
+			return 0
+		}
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	if f.fs.NArg() != 1 {
+		return fail(stderr, runner.ExitInvalidConfig, errors.New("run needs exactly one script: usefullatency run [flags] script.js"))
+	}
+	script := f.fs.Arg(0)
+	env, err := scriptEnv(f)
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	test, err := runner.Load(script, env, stderr)
+	if err != nil {
+		return failExit(stderr, err)
+	}
+	opts, err := consolidate(f, test.ScriptOptions)
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	for _, w := range opts.Warnings {
+		fmt.Fprintln(stderr, "WARN "+w)
+	}
+	ctx, stop := signalContext(stderr)
+	defer stop()
+	code, err := test.Execute(ctx, runner.Config{
+		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
+		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+		if code == 0 {
+			code = runner.ExitInvalidConfig
+		}
+	}
+	if code == runner.ExitThresholdsFailed {
+		fmt.Fprintln(stderr, "ERRO thresholds on metrics have been crossed")
+	}
+	return code
+}
+
+// consolidate merges script, environment and flag options and checks the
+// outputs named with -o.
+func consolidate(f *runFlags, script options.Options) (options.Options, error) {
+	envLayer, err := options.FromEnv(os.Environ())
+	if err != nil {
+		return options.Options{}, err
+	}
+	flagLayer, err := f.layer()
+	if err != nil {
+		return options.Options{}, err
+	}
+	opts, err := options.Consolidate(script, envLayer, flagLayer)
+	if err != nil {
+		return opts, err
+	}
+	return opts, checkOutputs(opts.Out)
+}
+
+// checkOutputs rejects unknown -o types.
+func checkOutputs(outs []string) error {
+	for _, o := range outs {
+		typ, _, _ := strings.Cut(o, "=")
+		if !knownOutputs[typ] {
+			return fmt.Errorf("--out %q: unknown output type %q (known: csv, experimental-prometheus-rw, html, json)", o, typ)
+		}
+	}
+	return nil
+}
+
+// scriptEnv is __ENV: the process environment (unless disabled) with the
+// -e values on top.
+func scriptEnv(f *runFlags) (map[string]string, error) {
+	env := map[string]string{}
+	if f.systemEnv {
+		for _, kv := range os.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	flags, err := keyValues("--env", f.env)
+	for k, v := range flags {
+		env[k] = v
+	}
+	return env, err
+}
+
+// signalContext is canceled by the first SIGINT or SIGTERM, so the run
+// stops gracefully and still writes its summary; a second signal exits at
+// once with 105.
+func signalContext(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		s, ok := <-sig
+		if !ok {
+			return
+		}
+		fmt.Fprintf(stderr, "WARN stopping the test in response to %v; send it again to exit at once\n", s)
+		cancel()
+		if _, ok := <-sig; ok {
+			os.Exit(runner.ExitSignal)
+		}
+	}()
+	return ctx, func() { signal.Stop(sig); cancel() }
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fail prints err on one line and returns code.
+func fail(stderr io.Writer, code int, err error) int {
+	fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+	return code
+}
+
+// failExit prints err and returns the exit code it carries.
+func failExit(stderr io.Writer, err error) int {
+	var ee *runner.ExitError
+	if errors.As(err, &ee) {
+		return fail(stderr, ee.Code, err)
+	}
+	return fail(stderr, runner.ExitInvalidConfig, err)
+}
+
+// oneLine joins a multi-error's lines with "; " unless it is a JS stack.
+func oneLine(err error) string {
+	msg := err.Error()
+	if strings.Contains(msg, "\tat ") {
+		return msg
+	}
+	return strings.ReplaceAll(msg, "\n", "; ")
+}

@@ -1,0 +1,44 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// errorLog prints iteration errors once per distinct message, with the VU
+// and iteration where it was first seen, and counts the repeats.
+type errorLog struct {
+	mu   sync.Mutex
+	w    io.Writer
+	seen map[string]int
+}
+
+func newErrorLog(w io.Writer) *errorLog {
+	return &errorLog{w: w, seen: make(map[string]int)}
+}
+
+func (l *errorLog) log(vu, iter int64, err error) {
+	msg := err.Error()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen[msg]++
+	if l.seen[msg] > 1 {
+		return
+	}
+	first, _, _ := strings.Cut(msg, "\n")
+	rest := strings.TrimPrefix(msg, first)
+	fmt.Fprintf(l.w, "ERRO %s  vu=%d iter=%d (further identical errors are counted, not printed)%s\n", first, vu, iter, rest)
+}
+
+// repeats returns how many errors were not printed.
+func (l *errorLog) repeats() (distinct, total int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, n := range l.seen {
+		distinct++
+		total += n
+	}
+	return distinct, total
+}

@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// The execution reports instance-wide counters to k6/execution.
+
+func (e *execution) sum(f func(*scenarioRun) int64) int64 {
+	var n int64
+	for _, sr := range e.scenarios {
+		n += f(sr)
+	}
+	return n
+}
+
+// VUsActive returns the VUs running iterations now.
+func (e *execution) VUsActive() int64 {
+	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Active.Load() })
+}
+
+// VUsInitialized returns the VUs initialised so far.
+func (e *execution) VUsInitialized() int64 { return e.nextVU.Load() }
+
+// IterationsCompleted returns the iterations that ran to their end.
+func (e *execution) IterationsCompleted() int64 {
+	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Completed.Load() })
+}
+
+// IterationsInterrupted returns the iterations that were interrupted or
+// threw.
+func (e *execution) IterationsInterrupted() int64 {
+	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Interrupted.Load() })
+}
+
+// Elapsed returns the time since the scenarios started.
+func (e *execution) Elapsed() time.Duration {
+	if e.start.IsZero() {
+		return 0
+	}
+	return time.Since(e.start)
+}
+
+func (e *execution) elapsed() time.Duration { return e.Elapsed() }
+
+// startTickers evaluates thresholds every 2 s, pushes the vus and vus_max
+// gauges every second and draws progress; the returned function stops them
+// after a last gauge sample.
+func (e *execution) startTickers(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	prog := newProgress(e)
+	go func() {
+		defer close(finished)
+		e.pushGauges()
+		gauges, thresholds := time.NewTicker(time.Second), time.NewTicker(2*time.Second)
+		defer gauges.Stop()
+		defer thresholds.Stop()
+		draw := time.NewTicker(prog.interval())
+		defer draw.Stop()
+		for {
+			select {
+			case <-gauges.C:
+				e.pushGauges()
+			case <-thresholds.C:
+				e.checkThresholds()
+			case <-draw.C:
+				prog.draw(false)
+			case <-done:
+				e.pushGauges()
+				prog.draw(true)
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func (e *execution) pushGauges() {
+	now, b := time.Now(), e.t.Run.Builtin
+	e.t.Run.Engine.Push(
+		metrics.Sample{Metric: b.VUs, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsActive())},
+		metrics.Sample{Metric: b.VUsMax, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsInitialized())},
+	)
+}
+
+// checkThresholds evaluates thresholds during the run and stops it when
+// an abortOnFail threshold fails.
+func (e *execution) checkThresholds() {
+	if e.cfg.Options.NoThresholds {
+		return
+	}
+	var abort bool
+	e.t.Run.Engine.Read(func() {
+		_, abort = metrics.EvalThresholds(e.t.Run.Registry, e.elapsed(), false)
+	})
+	if abort && e.thresholdStop.CompareAndSwap(false, true) {
+		e.cfg.Stderr.Write([]byte("ERRO thresholds on metrics have been crossed; the test is stopped (abortOnFail)\n"))
+		e.cancel()
+	}
+}

@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/usefullatency/usefullatency/executor"
+	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// scenarioRun is one scenario of a run: its config, its executor, the VUs
+// initialised for it and the template of its iterations.
+type scenarioRun struct {
+	sc   options.Scenario
+	ex   executor.Executor
+	plan executor.Plan
+	vus  []executor.VU
+	info *modules.ScenarioInfo
+	tags metrics.Tags
+}
+
+func (e *execution) newScenarioRun(sc options.Scenario, tuple options.Tuple) (*scenarioRun, error) {
+	if !e.t.Main.HasFunction(sc.Exec) {
+		return nil, fmt.Errorf("scenarios.%s.exec: function %q is not exported by the script", sc.Name, sc.Exec)
+	}
+	sr := &scenarioRun{sc: sc, tags: e.t.Run.Tags.With("scenario", sc.Name)}
+	for k, v := range sc.Tags {
+		sr.tags = sr.tags.With(k, v)
+	}
+	sr.info = &modules.ScenarioInfo{Name: sc.Name, Executor: sc.Executor, Exec: sc.Exec, Progress: sr.progress}
+	sr.plan = executor.PlanOf(sc)
+	var seg executor.Segment
+	if !tuple.IsFull() {
+		seg = tuple
+	}
+	env := executor.Env{
+		Scenario: sc, Iterate: e.iterate(sr), Engine: e.t.Run.Engine, Builtin: e.t.Run.Builtin,
+		Tags: sr.tags, Segment: seg, Warn: func(m string) { fmt.Fprintln(e.cfg.Stderr, "WARN "+m) },
+		NewVU: func(ctx context.Context) (executor.VU, error) {
+			vu, err := e.newVU(ctx)
+			if err != nil {
+				e.errs.log(0, 0, fmt.Errorf("initialising a VU: %w", err))
+				return nil, err
+			}
+			return vu, nil
+		},
+	}
+	ex, err := executor.New(env)
+	if err != nil {
+		return nil, err
+	}
+	sr.ex = ex
+	return sr, nil
+}
+
+// run waits for the scenario's startTime, then runs its executor. The
+// executor's VUs are handed over here, after they were initialised.
+func (sr *scenarioRun) run(ctx context.Context, testStart time.Time) {
+	start := testStart.Add(time.Duration(sr.sc.StartTime))
+	t := time.NewTimer(time.Until(start))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		sr.ex.Stats().Done.Store(true)
+		return
+	}
+	sr.info.StartTime = start
+	sr.ex.SetVUs(sr.vus)
+	_ = sr.ex.Run(ctx, start)
+}
+
+// progress returns the scenario's progress from 0 to 1 by time.
+func (sr *scenarioRun) progress() float64 {
+	st := sr.ex.Stats()
+	if st.Done.Load() {
+		return 1
+	}
+	started := st.StartedAt.Load()
+	if started == 0 || sr.plan.Duration <= 0 {
+		return 0
+	}
+	return min(1, float64(time.Since(time.Unix(0, started)))/float64(sr.plan.Duration))
+}
+
+// iterate returns the scenario's iteration function: it runs the exec
+// function on a VU and maps the result to an outcome.
+func (e *execution) iterate(sr *scenarioRun) executor.IterateFunc {
+	return func(ctx context.Context, v executor.VU, index int64) executor.Outcome {
+		vu := v.(*js.VU)
+		err := vu.RunIteration(ctx, js.Iteration{Exec: sr.sc.Exec, Scenario: sr.info, Tags: sr.tags,
+			Env: sr.sc.Env, InScenario: index})
+		var abort *js.AbortError
+		switch {
+		case err == nil:
+			return executor.Completed
+		case errors.Is(err, js.ErrInterrupted):
+			return executor.Interrupted
+		case errors.As(err, &abort):
+			return executor.Aborted
+		}
+		e.errs.log(vu.ID(), vu.State().Iteration-1, err)
+		return executor.Failed
+	}
+}

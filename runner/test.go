@@ -1,0 +1,54 @@
+package runner
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/modules"
+	_ "github.com/usefullatency/usefullatency/js/modules/k6" // registers k6, k6/metrics, k6/execution, k6/data
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// Test is a loaded script: the bundle, the shared run state and the VU
+// that runs setup, teardown and handleSummary.
+type Test struct {
+	Bundle *js.Bundle
+	Run    *modules.Run
+	// Main is VU 0: it evaluated the init code first and runs setup,
+	// teardown and handleSummary.
+	Main *js.VU
+	// ScriptOptions are the script's exported options, parsed.
+	ScriptOptions options.Options
+}
+
+// Load parses the script at path and evaluates its init code once, with env
+// as __ENV. Syntax errors and init exceptions exit 107; invalid script
+// options 104.
+func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, exitf(ExitInvalidConfig, "script %s: %v", path, strings.TrimPrefix(err.Error(), "stat "+path+": "))
+	}
+	b, err := js.NewBundle(path)
+	if err != nil {
+		return nil, &ExitError{Code: ExitScriptException, Err: err}
+	}
+	reg := metrics.NewRegistry()
+	run := &modules.Run{
+		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
+		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
+	}
+	main, err := b.NewVU(context.Background(), 0, run)
+	if err != nil {
+		return nil, &ExitError{Code: ExitScriptException, Err: err}
+	}
+	raw := main.ExportedOptions()
+	opts, err := options.FromScript(raw)
+	if err != nil {
+		return nil, &ExitError{Code: ExitInvalidConfig, Err: err}
+	}
+	return &Test{Bundle: b, Run: run, Main: main, ScriptOptions: opts}, nil
+}
