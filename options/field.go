@@ -1,0 +1,52 @@
+package options
+
+// field reads and writes one script field of a Scenario. set converts the
+// exported JavaScript value and reports problems located at path; get
+// returns the value for InspectJSON.
+type field struct {
+	set func(sc *Scenario, path string, v any) error
+	get func(sc *Scenario) any
+}
+
+// makeField builds a field from a conversion and an accessor.
+func makeField[T any](conv func(any) (T, error), p func(*Scenario) *T) field {
+	return field{
+		set: func(sc *Scenario, path string, v any) error {
+			x, err := conv(v)
+			if err == nil {
+				*p(sc) = x
+			}
+			return at(path, err)
+		},
+		get: func(sc *Scenario) any { return *p(sc) },
+	}
+}
+
+// scenarioFields maps every scenario field name a script may use, across
+// all executors, to its accessor. "executor" is read before the others.
+var scenarioFields = map[string]field{
+	"executor":        makeField(toString, func(sc *Scenario) *string { return &sc.Executor }),
+	"startTime":       makeField(toDuration, func(sc *Scenario) *Duration { return &sc.StartTime }),
+	"gracefulStop":    makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulStop }),
+	"env":             makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Env }),
+	"exec":            makeField(toString, func(sc *Scenario) *string { return &sc.Exec }),
+	"tags":            makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Tags }),
+	"vus":             makeField(toInt, func(sc *Scenario) *int64 { return &sc.VUs }),
+	"iterations":      makeField(toInt, func(sc *Scenario) *int64 { return &sc.Iterations }),
+	"duration":        makeField(toDuration, func(sc *Scenario) *Duration { return &sc.Duration }),
+	"maxDuration":     makeField(toDuration, func(sc *Scenario) *Duration { return &sc.MaxDuration }),
+	"rate":            makeField(toInt, func(sc *Scenario) *int64 { return &sc.Rate }),
+	"startRate":       makeField(toInt, func(sc *Scenario) *int64 { return &sc.StartRate }),
+	"timeUnit":        makeField(toDuration, func(sc *Scenario) *Duration { return &sc.TimeUnit }),
+	"preAllocatedVUs": makeField(toInt, func(sc *Scenario) *int64 { return &sc.PreAllocatedVUs }),
+	"maxVUs":          makeField(toInt, func(sc *Scenario) *int64 { return &sc.MaxVUs }),
+	"startVUs":        makeField(toInt, func(sc *Scenario) *int64 { return &sc.StartVUs }),
+	"stages": {
+		set: func(sc *Scenario, path string, v any) (err error) {
+			sc.Stages, err = parseStageList(path, v)
+			return err
+		},
+		get: func(sc *Scenario) any { return sc.Stages },
+	},
+	"gracefulRampDown": makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulRampDown }),
+}

@@ -1,0 +1,86 @@
+package options
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// percentileStatRE matches "p(N)"; N is checked to be within [0, 100].
+var percentileStatRE = regexp.MustCompile(`^p\((\d+(\.\d+)?)\)$`)
+
+// plainTrendStats are the trend stats other than percentiles.
+var plainTrendStats = map[string]bool{"avg": true, "min": true, "med": true, "max": true, "count": true}
+
+// validTrendStat reports whether s is avg, min, med, max, count or p(N)
+// with 0 ≤ N ≤ 100.
+func validTrendStat(s string) bool {
+	if plainTrendStats[s] {
+		return true
+	}
+	m := percentileStatRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	n, err := strconv.ParseFloat(m[1], 64)
+	return err == nil && n <= 100
+}
+
+// checkTrendStats names every invalid entry of stats in one error.
+func checkTrendStats(stats []string) error {
+	var bad []string
+	for _, s := range stats {
+		if !validTrendStat(s) {
+			bad = append(bad, strconv.Quote(s))
+		}
+	}
+	if bad == nil {
+		return nil
+	}
+	return fmt.Errorf("invalid trend stat %s: want avg, min, med, max, count or p(N) with 0 ≤ N ≤ 100",
+		strings.Join(bad, ", "))
+}
+
+// checkTimeUnit accepts the summaryTimeUnit values k6 documents: s, ms, us,
+// or empty for mixed units.
+func checkTimeUnit(s string) error {
+	switch s {
+	case "", "s", "ms", "us":
+		return nil
+	}
+	return fmt.Errorf("invalid time unit %q: want s, ms or us", s)
+}
+
+// Validate checks consolidated options and returns every problem at once,
+// each a one-line FieldError naming the option, scenario and field:
+// summaryTrendStats entries, summaryTimeUnit, the timeouts, the execution
+// segment and sequence (the segment must be one of the sequence's
+// segments), and every scenario (see Scenario.Validate); there must be at
+// least one scenario.
+func (o Options) Validate() []error {
+	return append(o.validateSettings(), o.validateScenarios()...)
+}
+
+// validateSettings checks everything but the scenarios.
+func (o Options) validateSettings() []error {
+	p := &problems{}
+	p.add("summaryTrendStats", checkTrendStats(o.SummaryTrendStats))
+	p.add("summaryTimeUnit", checkTimeUnit(o.SummaryTimeUnit))
+	p.check(o.SetupTimeout >= 0, "setupTimeout", errNegative)
+	p.check(o.TeardownTimeout >= 0, "teardownTimeout", errNegative)
+	_, err := o.ExecutionTuple()
+	p.add("executionSegment", err)
+	return p.errs
+}
+
+// validateScenarios checks that there are scenarios and that each is valid.
+func (o Options) validateScenarios() []error {
+	p := &problems{}
+	p.check(len(o.Scenarios) > 0, "scenarios", errors.New("no scenario defined"))
+	for _, sc := range o.Scenarios {
+		p.errs = append(p.errs, sc.Validate()...)
+	}
+	return p.errs
+}

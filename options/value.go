@@ -1,0 +1,170 @@
+package options
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The conversions below read the values sobek's Export() produces for a
+// script's options object: map[string]any, []any, int64, float64, string
+// and bool. JavaScript numbers may arrive as int64 or float64, so integer
+// fields accept integral floats and reject fractional ones.
+
+// toInt reads an integer, accepting integral float64 values.
+func toInt(v any) (int64, error) {
+	switch n := v.(type) {
+	case int64:
+		return n, nil
+	case int:
+		return int64(n), nil
+	case float64:
+		if math.Trunc(n) != n || math.IsInf(n, 0) {
+			return 0, fmt.Errorf("%v is not an integer", n)
+		}
+		if n < -(1<<63) || n >= 1<<63 {
+			return 0, fmt.Errorf("%v is out of range", n)
+		}
+		return int64(n), nil
+	}
+	return 0, fmt.Errorf("expected an integer, got %s", describe(v))
+}
+
+// toDuration reads a duration string (see ParseDuration) or a number of
+// milliseconds.
+func toDuration(v any) (Duration, error) {
+	switch d := v.(type) {
+	case string:
+		p, err := ParseDuration(d)
+		return Duration(p), err
+	case int64:
+		return msToDuration(float64(d))
+	case int:
+		return msToDuration(float64(d))
+	case float64:
+		return msToDuration(d)
+	}
+	return 0, fmt.Errorf("expected a duration string or milliseconds, got %s", describe(v))
+}
+
+// msToDuration converts a number of milliseconds, rounded to the nearest
+// nanosecond, failing on NaN, infinities and values beyond ±292 years.
+func msToDuration(ms float64) (Duration, error) {
+	ns := math.Round(ms * float64(time.Millisecond))
+	if math.IsNaN(ns) || ns >= 1<<63 || ns < -(1<<63) {
+		return 0, fmt.Errorf("%v milliseconds is out of range", ms)
+	}
+	return Duration(ns), nil
+}
+
+func toString(v any) (string, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	return "", fmt.Errorf("expected a string, got %s", describe(v))
+}
+
+func toBool(v any) (bool, error) {
+	if b, ok := v.(bool); ok {
+		return b, nil
+	}
+	return false, fmt.Errorf("expected a boolean, got %s", describe(v))
+}
+
+func toObject(v any) (map[string]any, error) {
+	if m, ok := v.(map[string]any); ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("expected an object, got %s", describe(v))
+}
+
+func toArray(v any) ([]any, error) {
+	if a, ok := v.([]any); ok {
+		return a, nil
+	}
+	return nil, fmt.Errorf("expected an array, got %s", describe(v))
+}
+
+// toStringMap reads an object whose values are all strings.
+func toStringMap(v any) (map[string]string, error) {
+	m, err := toObject(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		s, err := toString(m[k])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// toStringList reads an array of strings.
+func toStringList(v any) ([]string, error) {
+	a, err := toArray(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(a))
+	for i, e := range a {
+		if out[i], err = toString(e); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// describe names the JavaScript type of an exported value for messages.
+func describe(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("string %q", t)
+	case bool:
+		return "boolean"
+	case int64, int, float64:
+		return fmt.Sprintf("number %v", t)
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// sortedKeys returns m's keys in ascending order, so that errors and
+// warnings come out in a stable order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// splitList splits a comma-separated list, trimming spaces and dropping
+// empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// ptrTo turns a conversion result into an optional value.
+func ptrTo[T any](v T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
