@@ -57,10 +57,11 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
+	initStart := time.Now()
 	if err := e.initVUs(ctx); err != nil {
 		return ExitScriptException, err
 	}
-	e.banner()
+	e.banner(time.Since(initStart))
 	code, err := e.setup(ctx)
 	if err != nil {
 		return code, err

@@ -100,7 +100,7 @@ func clock(d time.Duration) string {
 }
 
 // banner prints the run's plan before it starts.
-func (e *execution) banner() {
+func (e *execution) banner(initTime time.Duration) {
 	if e.cfg.Options.Quiet {
 		return
 	}
@@ -135,5 +135,5 @@ func (e *execution) banner() {
 		desc := strings.TrimSuffix(sr.plan.Description, ")") + start + ")"
 		fmt.Fprintf(w, "           * %s: %s\n", sr.sc.Name, desc)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n       init: %d VUs initialised in %s\n\n", e.VUsInitialized(), initTime.Round(time.Millisecond))
 }

@@ -75,12 +75,13 @@ func (f *runFlags) layer() (options.Options, error) {
 	if fs.Changed("iterations") {
 		o.Iterations = &f.iterations
 	}
-	for _, s := range f.stages {
-		st, err := options.ParseStages(s)
+	if len(f.stages) > 0 {
+		// One call, so a stage without a target holds the previous one's.
+		st, err := options.ParseStages(strings.Join(f.stages, ","))
 		if err != nil {
 			return o, fmt.Errorf("--stage: %v", err)
 		}
-		o.Stages = append(o.Stages, st...)
+		o.Stages = st
 	}
 	tags, err := keyValues("--tag", f.tags)
 	if err != nil {

@@ -1,0 +1,29 @@
+# usefullatency — build, test and benchmark.
+GO ?= go
+BIN ?= bin/usefullatency
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: build test bench fuzz clean
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
+
+# The whole suite: vet, every package's tests (end-to-end ones run the built
+# binary), and the race detector on the concurrent core.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/...
+
+# Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
+	./bench/run.sh $(BIN)
+
+# Short fuzzing of every parser.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseThreshold -fuzztime 20s ./metrics/
+	$(GO) test -run '^$$' -fuzz FuzzParseDuration -fuzztime 20s ./options/
+
+clean:
+	rm -rf bin
