@@ -46,6 +46,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
+	for _, o := range opts.Out {
+		fmt.Fprintf(stderr, "WARN --out %s: outputs are not available in this release yet; nothing is written\n", o)
+	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
 	code, err := test.Execute(ctx, runner.Config{
