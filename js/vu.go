@@ -191,6 +191,9 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 		st.Scenario, st.VUScenarioIteration = it.Scenario, 0
 	}
 	st.Tags, st.Group, st.ScenarioIteration = it.Tags, st.Run.Root, it.InScenario
+	for k, v := range st.VUTags {
+		st.Tags = st.Tags.With(k, v)
+	}
 	vu.setIterGlobals(it.Env)
 	start := time.Now()
 	_, err := vu.Call(ctx, it.Exec, vu.setupDataValue())

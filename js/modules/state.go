@@ -61,8 +61,11 @@ type State struct {
 	VUScenarioIteration int64
 	Scenario            *ScenarioInfo
 	// Tags are attached to every sample the VU emits. Replace, don't mutate.
-	Tags  metrics.Tags
-	Group *metrics.Group
+	Tags metrics.Tags
+	// VUTags are the tags the script set with exec.vu.tags; they persist
+	// across the VU's iterations.
+	VUTags metrics.Tags
+	Group  *metrics.Group
 }
 
 // Push sends samples to the run's metrics engine.

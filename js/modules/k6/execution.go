@@ -122,6 +122,7 @@ func (t *tagsObject) Get(key string) sobek.Value {
 func (t *tagsObject) Set(key string, val sobek.Value) bool {
 	st := t.vu.State()
 	st.Tags = st.Tags.With(key, val.String())
+	st.VUTags = st.VUTags.With(key, val.String())
 	return true
 }
 
@@ -129,13 +130,7 @@ func (t *tagsObject) Has(key string) bool { _, ok := t.vu.State().Tags[key]; ret
 
 func (t *tagsObject) Delete(key string) bool {
 	st := t.vu.State()
-	out := make(metrics.Tags, len(st.Tags))
-	for k, v := range st.Tags {
-		if k != key {
-			out[k] = v
-		}
-	}
-	st.Tags = out
+	st.Tags, st.VUTags = without(st.Tags, key), without(st.VUTags, key)
 	return true
 }
 
@@ -147,3 +142,14 @@ type abortError string
 
 func (a abortError) Error() string       { return "test aborted: " + string(a) }
 func (a abortError) AbortReason() string { return string(a) }
+
+// without returns a copy of tags without key.
+func without(tags metrics.Tags, key string) metrics.Tags {
+	out := make(metrics.Tags, len(tags))
+	for k, v := range tags {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
