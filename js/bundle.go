@@ -4,6 +4,7 @@
 package js
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -180,5 +181,8 @@ func syntaxError(err error) error {
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return fmt.Errorf("syntax error: %s", msg)
+	if !strings.HasPrefix(msg, "SyntaxError") {
+		msg = "SyntaxError: " + msg
+	}
+	return errors.New(msg)
 }
