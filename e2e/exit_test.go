@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScriptExitCodes covers failures of the script itself: 107 for an
+// exception outside iterations, 108 for exec.test.abort(), 100 for a
+// setup() past setupTimeout.
+func TestScriptExitCodes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		script   string
+		wantCode int
+		// wantErr are substrings of the first ERRO line.
+		wantErr []string
+		// wantStderr are substrings anywhere in stderr (a JS stack).
+		wantStderr []string
+		maxTime    time.Duration
+	}{
+		{name: "syntax error", script: "exit/syntax_error.js", wantCode: 107,
+			wantErr: []string{"SyntaxError", "syntax_error.js", "2:11"}},
+		{name: "exception in init", script: "exit/init_error.js", wantCode: 107,
+			wantErr: []string{"boom in init"}, wantStderr: []string{"init_error.js:3"}},
+		{name: "exception in setup", script: "exit/setup_error.js", wantCode: 107,
+			wantErr: []string{"setup()", "boom in setup"}, wantStderr: []string{"setup_error.js:2"}},
+		{name: "exception in teardown", script: "exit/teardown_error.js", wantCode: 107,
+			wantErr: []string{"teardown()", "boom in teardown"}, wantStderr: []string{"teardown_error.js:3"}},
+		{name: "abort in an iteration", script: "exit/abort_iteration.js", wantCode: 108,
+			wantErr: []string{"stop now"}, wantStderr: []string{"teardown ran"}, maxTime: 8 * time.Second},
+		{name: "abort in setup", script: "exit/abort_setup.js", wantCode: 108, wantErr: []string{"no data"}},
+		{name: "setup timeout", script: "exit/setup_timeout.js", wantCode: 100,
+			wantErr: []string{"setup()", "300ms"}, maxTime: 8 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := run(t, "run", "-q", script(tt.script))
+			r.wantCode(t, tt.wantCode)
+			line := r.errorLine(t)
+			for _, s := range tt.wantErr {
+				if !strings.Contains(line, s) {
+					t.Errorf("error line %q lacks %q", line, s)
+				}
+			}
+			for _, s := range tt.wantStderr {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+				}
+			}
+			if tt.maxTime > 0 && r.elapsed > tt.maxTime {
+				t.Errorf("run took %s, want under %s", r.elapsed, tt.maxTime)
+			}
+		})
+	}
+}
+
+// TestInvalidConfigExits104 covers configuration errors: each exits 104
+// with one ERRO line naming the culprit, before the test starts.
+func TestInvalidConfigExits104(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		options string // JSON options of config.js
+		env     []string
+		args    []string
+		wantErr []string
+	}{
+		{name: "unknown executor", options: `{"scenarios":{"s":{"executor":"bogus-executor"}}}`,
+			wantErr: []string{"scenarios.s.executor", "bogus-executor"}},
+		{name: "unknown scenario field", options: `{"scenarios":{"s":{"executor":"shared-iterations","bogusField":1}}}`,
+			wantErr: []string{"scenarios.s", "bogusField"}},
+		{name: "invalid scenario name", options: `{"scenarios":{"bad name!":{"executor":"shared-iterations"}}}`,
+			wantErr: []string{"bad name!"}},
+		{name: "exec not exported", options: `{"scenarios":{"s":{"executor":"shared-iterations","exec":"nope"}}}`,
+			wantErr: []string{"scenarios.s.exec", "nope"}},
+		{name: "missing preAllocatedVUs", options: `{"scenarios":{"s":{"executor":"constant-arrival-rate","rate":1,"duration":"1s"}}}`,
+			wantErr: []string{"scenarios.s.preAllocatedVUs"}},
+		{name: "bad duration option", options: `{"duration":"abc"}`, wantErr: []string{"duration", "abc"}},
+		{name: "bad summaryTrendStats", options: `{"summaryTrendStats":["avg","bogus"]}`,
+			wantErr: []string{"summaryTrendStats", "bogus"}},
+		{name: "bad --duration", args: []string{"-d", "10xs"}, wantErr: []string{"--duration", "10xs"}},
+		{name: "bad --stage", args: []string{"-s", "bogus"}, wantErr: []string{"--stage", "bogus"}},
+		{name: "bad --summary-trend-stats", args: []string{"--summary-trend-stats", "avg,p(abc)"},
+			wantErr: []string{"p(abc)"}},
+		{name: "unknown -o type", args: []string{"-o", "bogus"}, wantErr: []string{"--out", "bogus"}},
+		{name: "bad --tag", args: []string{"--tag", "noequals"}, wantErr: []string{"--tag", "noequals"}},
+		{name: "segment above 1", args: []string{"--execution-segment", "2:1"}, wantErr: []string{"2:1"}},
+		{name: "segment not in sequence", args: []string{"--execution-segment", "0:1/3", "--execution-segment-sequence", "0,1/2,1"},
+			wantErr: []string{"0:1/3", "0,1/2,1"}},
+		{name: "bad K6_VUS", env: []string{"K6_VUS=x"}, wantErr: []string{"K6_VUS", "x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			env := append([]string{"OPTIONS=" + tt.options}, tt.env...)
+			args := append(append([]string{"run", "-q"}, tt.args...), script("config.js"))
+			r := invocation{args: args, env: env}.run(t)
+			r.wantCode(t, 104)
+			assertRejectedBeforeStart(t, r, tt.wantErr)
+		})
+	}
+	t.Run("shortcut and scenarios in the script", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, "run", "-q", script("exit/shortcut_and_scenarios.js"))
+		r.wantCode(t, 104)
+		assertRejectedBeforeStart(t, r, []string{"duration", "scenarios"})
+	})
+	t.Run("missing script", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, "run", "-q", script("missing.js"))
+		r.wantCode(t, 104)
+		assertRejectedBeforeStart(t, r, []string{"missing.js"})
+	})
+}
+
+// TestSignal sends SIGINT to a 30 s run after ~1.5 s: it stops with 105
+// and still writes the summary export. A second SIGINT during a slow
+// teardown exits at once.
+func TestSignal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		teardown string // seconds teardown() sleeps
+		signals  int
+		// wantExport: the run gets to the summary.
+		wantExport bool
+	}{
+		{"one SIGINT stops gracefully", "0", 1, true},
+		{"second SIGINT exits at once", "20", 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "export.json")
+			inv := invocation{
+				args: []string{"run", "-q", "--summary-export", out, script("signal.js")},
+				env:  []string{"TEARDOWN_SLEEP=" + tt.teardown},
+			}
+			cmd, stdout, stderr := inv.command(t)
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(1500 * time.Millisecond)
+			for range tt.signals {
+				if err := cmd.Process.Signal(os.Interrupt); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(500 * time.Millisecond)
+			}
+			r := finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+			r.wantCode(t, 105)
+			if r.elapsed > 6*time.Second {
+				t.Errorf("exit took %s after start; want a prompt stop", r.elapsed)
+			}
+			if !tt.wantExport {
+				return
+			}
+			if n := number(t, export(t, out), "metrics", "iterations", "count"); n < 1 {
+				t.Errorf("export iterations = %v, want the iterations run before the signal", n)
+			}
+			if !strings.Contains(r.stdout, "TOTAL RESULTS") {
+				t.Errorf("no summary after the signal:\n%s", r.stdout)
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+export default function () {
+  console.log('FOO=' + __ENV.FOO);
+}

@@ -1,0 +1,5 @@
+export function double(x) {
+  return x * 2;
+}
+
+export default 'default export';

@@ -1,0 +1,6 @@
+import exec from 'k6/execution';
+
+export function setup() {
+  exec.test.abort('no data');
+}
+export default function () {}

@@ -1,0 +1,4 @@
+export function setup() {
+  throw new Error('boom in setup');
+}
+export default function () {}

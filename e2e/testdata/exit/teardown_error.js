@@ -1,0 +1,4 @@
+export default function () {}
+export function teardown() {
+  throw new Error('boom in teardown');
+}

@@ -1,0 +1,5 @@
+export const options = {
+  scenarios: { mine: { executor: 'constant-vus', vus: 2, duration: '1s' } },
+};
+
+export default function () {}

@@ -1,0 +1,3 @@
+export const options = { vus: 2, duration: '1s' };
+
+export default function () {}
