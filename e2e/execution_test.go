@@ -29,10 +29,6 @@ func TestDroppedIterations(t *testing.T) {
 	}
 }
 
-// interruptedBug is set while interrupted iterations are counted.
-const interruptedBug = "an iteration interrupted inside sleep() (gracefulStop expired, exec.test.abort() elsewhere, SIGINT) " +
-	"still emits iterations and iteration_duration: js/vu.go RunIteration does not check ctx after Call"
-
 // TestInterruptedIterationsNotCounted: an iteration cut off by the end of
 // gracefulStop or by an abort emits no iterations sample.
 func TestInterruptedIterationsNotCounted(t *testing.T) {
@@ -46,21 +42,17 @@ func TestInterruptedIterationsNotCounted(t *testing.T) {
 		want     float64
 		// runs repeats the run, for failures that are races.
 		runs int
-		bug  string
 	}{
 		{name: "completes within gracefulStop", script: "interrupted.js", env: []string{"GRACEFUL_STOP=1s"},
 			metric: "iterations", want: 2, runs: 1},
 		{name: "interrupted when gracefulStop expires", script: "interrupted.js", env: []string{"GRACEFUL_STOP=0s"},
-			metric: "iterations", want: 1, runs: 4, bug: interruptedBug + " (a race: about 1 run in 5 fails)"},
+			metric: "iterations", want: 1, runs: 4},
 		{name: "interrupted by test.abort()", script: "abort_interrupts.js", wantCode: 108,
-			metric: "iterations{scenario:sleeper}", want: 0, runs: 1, bug: interruptedBug},
+			metric: "iterations{scenario:sleeper}", want: 0, runs: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if tt.bug != "" {
-				t.Skip("BUG: " + tt.bug)
-			}
 			for i := range tt.runs {
 				t.Run(fmt.Sprintf("run %d", i), func(t *testing.T) {
 					t.Parallel()
@@ -76,22 +68,14 @@ func TestInterruptedIterationsNotCounted(t *testing.T) {
 	}
 }
 
-// vuIDBug is set while exec.vu.idInTest repeats across execution segments.
-const vuIDBug = "exec.vu.idInTest starts at 1 in every execution segment, so VU ids repeat across instances (js/modules/k6/execution.go returns the instance id)"
-
 // segmentScripts are scenarios whose iterations can be split exactly.
 var segmentScripts = []struct {
 	name, script string
 	total        int
-	// iterBug is set while exec.scenario.iterationInTest repeats across
-	// execution segments for this executor.
-	iterBug string
 }{
-	{"constant-arrival-rate", "segments/constant_arrival_rate.js", 30, ""},
-	{"shared-iterations", "segments/shared_iterations.js", 31,
-		"exec.scenario.iterationInTest restarts at 0 in every execution segment of a shared-iterations scenario (js/modules/k6/execution.go returns the instance index)"},
-	{"per-vu-iterations", "segments/per_vu_iterations.js", 20,
-		"exec.scenario.iterationInTest restarts at 0 in every execution segment of a per-vu-iterations scenario (js/modules/k6/execution.go returns the instance index)"},
+	{"constant-arrival-rate", "segments/constant_arrival_rate.js", 30},
+	{"shared-iterations", "segments/shared_iterations.js", 31},
+	{"per-vu-iterations", "segments/per_vu_iterations.js", 20},
 }
 
 var segments = []string{"0:1/3", "1/3:2/3", "2/3:1"}
@@ -170,9 +154,6 @@ func TestExecutionSegments(t *testing.T) {
 				t.Errorf("segments' iterations sum to %v, want %v (the whole test)", sum, whole.iterations)
 			}
 			t.Run("iterationInTest unique across instances", func(t *testing.T) {
-				if tt.iterBug != "" {
-					t.Skip("BUG: " + tt.iterBug)
-				}
 				slices.Sort(iterIDs)
 				want := make([]int, tt.total)
 				for i := range want {
@@ -183,7 +164,6 @@ func TestExecutionSegments(t *testing.T) {
 				}
 			})
 			t.Run("vu.idInTest unique across instances", func(t *testing.T) {
-				t.Skip("BUG: " + vuIDBug)
 				owner := map[int]int{}
 				for i, p := range parts {
 					for _, vu := range p.vuIDs {

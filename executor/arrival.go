@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
 )
 
 // arrivalRate runs an open-model scenario: iterations start on an absolute
@@ -33,8 +34,8 @@ func newConstantArrivalRate(env Env) *arrivalRate {
 			at := ConstantArrival(i, sc.Rate, tu)
 			return at, at < d
 		},
-		desc: fmt.Sprintf("%.2f iterations/s for %s (maxVUs: %d-%d, gracefulStop: %s)",
-			float64(sc.Rate)/tu.Seconds(), d, sc.PreAllocatedVUs, sc.MaxVUs, time.Duration(sc.GracefulStop)),
+		desc: fmt.Sprintf("%.2f iterations/s for %s (maxVUs: %s, gracefulStop: %s)",
+			float64(sc.Rate)/tu.Seconds(), d, vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
 	}
 }
 
@@ -47,9 +48,9 @@ func newRampingArrivalRate(env Env) *arrivalRate {
 	}
 	return &arrivalRate{
 		env: env, duration: ra.Duration(), due: ra.At,
-		desc: fmt.Sprintf("Up to %.2f iterations/s for %s over %d stages (maxVUs: %d-%d, gracefulStop: %s)",
+		desc: fmt.Sprintf("Up to %.2f iterations/s for %s over %d stages (maxVUs: %s, gracefulStop: %s)",
 			peak/time.Duration(sc.TimeUnit).Seconds(), ra.Duration(), len(sc.Stages),
-			sc.PreAllocatedVUs, sc.MaxVUs, time.Duration(sc.GracefulStop)),
+			vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
 	}
 }
 
@@ -70,6 +71,7 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 	iterCtx, cancel := context.WithDeadline(ctx, start.Add(a.duration+time.Duration(a.env.Scenario.GracefulStop)))
 	defer cancel()
 	var running sync.WaitGroup
+	var started int64
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for i := int64(0); ; i++ {
@@ -92,10 +94,12 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 		}
 		running.Add(1)
 		a.stats.Active.Add(1)
+		local := started
+		started++
 		go func(vu VU, i int64) {
 			defer running.Done()
 			a.env.pushLag(scheduled)
-			a.stats.count(a.env.Iterate(iterCtx, vu, i))
+			a.stats.count(a.env.Iterate(iterCtx, vu, local, i))
 			a.stats.Active.Add(-1)
 			p.put(vu)
 		}(vu, i)
@@ -136,3 +140,30 @@ func (env *Env) pushLag(scheduled time.Time) {
 
 // SetVUs hands the executor its initialised VUs.
 func (a *arrivalRate) SetVUs(vus []VU) { a.env.VUs = vus }
+
+// vuRange renders "pre-max", or one number when they are equal, as k6's
+// banner does.
+func vuRange(pre, maxVUs int64) string {
+	if pre == maxVUs {
+		return fmt.Sprint(pre)
+	}
+	return fmt.Sprintf("%d-%d", pre, maxVUs)
+}
+
+// TargetRate returns the arrival rate due now, in iterations per second.
+func (a *arrivalRate) TargetRate(elapsed time.Duration) float64 {
+	sc := a.env.Scenario
+	tu := time.Duration(sc.TimeUnit).Seconds()
+	if sc.Executor == options.ConstantArrivalRate {
+		return float64(sc.Rate) / tu
+	}
+	from, at := float64(sc.StartRate), time.Duration(0)
+	for _, st := range sc.Stages {
+		d := time.Duration(st.Duration)
+		if elapsed < at+d && d > 0 {
+			return (from + (float64(st.Target)-from)*float64(elapsed-at)/float64(d)) / tu
+		}
+		from, at = float64(st.Target), at+d
+	}
+	return from / tu
+}

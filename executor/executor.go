@@ -33,13 +33,26 @@ const (
 	Aborted
 )
 
-// IterateFunc runs iteration index (the scenario-wide index) on vu, with
-// ctx canceled when the iteration must be interrupted.
-type IterateFunc func(ctx context.Context, vu VU, index int64) Outcome
+// IterateFunc runs an iteration on vu, with ctx canceled when the
+// iteration must be interrupted. inInstance counts the scenario's
+// iterations on this instance from 0; inTest is the index unique across
+// the instances of an execution segment sequence.
+type IterateFunc func(ctx context.Context, vu VU, inInstance, inTest int64) Outcome
 
 // Segment selects this instance's share of global iteration indices.
 type Segment interface {
+	// Owns reports whether the global index belongs to this instance.
 	Owns(index int64) bool
+	// Global maps the instance's local-th index to its global index.
+	Global(local int64) int64
+}
+
+// global maps a local index through the segment, if any.
+func (env *Env) global(local int64) int64 {
+	if env.Segment == nil {
+		return local
+	}
+	return env.Segment.Global(local)
 }
 
 // Env is what an executor needs from the run.

@@ -33,7 +33,7 @@ func testEnv(sc options.Scenario, n int, iterate IterateFunc) (Env, *metrics.Reg
 }
 
 func sleeper(d time.Duration) IterateFunc {
-	return func(ctx context.Context, _ VU, _ int64) Outcome {
+	return func(ctx context.Context, _ VU, _, _ int64) Outcome {
 		select {
 		case <-time.After(d):
 			return Completed
@@ -100,7 +100,7 @@ func TestArrivalRateScheduleLagAndSegment(t *testing.T) {
 		PreAllocatedVUs: 5, MaxVUs: 5, GracefulStop: options.Duration(time.Second)}
 	var mu sync.Mutex
 	seen := map[int64]bool{}
-	env, reg := testEnv(sc, 5, func(_ context.Context, _ VU, i int64) Outcome {
+	env, reg := testEnv(sc, 5, func(_ context.Context, _ VU, _, i int64) Outcome {
 		mu.Lock()
 		seen[i] = true
 		mu.Unlock()
@@ -124,7 +124,8 @@ func TestArrivalRateScheduleLagAndSegment(t *testing.T) {
 
 type oddOnly struct{}
 
-func (oddOnly) Owns(i int64) bool { return i%2 == 1 }
+func (oddOnly) Owns(i int64) bool    { return i%2 == 1 }
+func (oddOnly) Global(l int64) int64 { return 2*l + 1 }
 
 func TestGracefulStopInterrupts(t *testing.T) {
 	t.Parallel()
@@ -173,7 +174,7 @@ func TestRampingVUsRun(t *testing.T) {
 		Stages:       []options.Stage{stage(200*time.Millisecond, 4), stage(200*time.Millisecond, 0)},
 		GracefulStop: options.Duration(time.Second), GracefulRampDown: options.Duration(time.Second)}
 	var peak, active atomic.Int64
-	env, _ := testEnv(sc, 4, func(ctx context.Context, _ VU, _ int64) Outcome {
+	env, _ := testEnv(sc, 4, func(ctx context.Context, _ VU, _, _ int64) Outcome {
 		n := active.Add(1)
 		for {
 			p := peak.Load()

@@ -123,19 +123,30 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 				l.stats.Active.Add(-1)
 				return
 			}
+			inTest := int64(-1)
+			if perVU {
+				// Unique across instances: the VU's global index in the
+				// scenario times the iterations per VU, plus its count.
+				inTest = l.env.global(k)*l.env.Scenario.Iterations + done
+			}
 			done++
-			l.iterate(ctx, vu, deadline)
+			l.iterate(ctx, vu, deadline, inTest)
 		}
 		l.stats.Active.Add(-1)
 	}
 }
 
-// iterate runs one iteration that is interrupted at deadline.
-func (l *looping) iterate(ctx context.Context, vu VU, deadline time.Time) {
+// iterate runs one iteration that is interrupted at deadline. inTest < 0
+// means the global index of the instance's iteration count.
+func (l *looping) iterate(ctx context.Context, vu VU, deadline time.Time, inTest int64) {
 	ictx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	l.env.pushLag(time.Now())
-	l.stats.count(l.env.Iterate(ictx, vu, l.index.Add(1)-1))
+	local := l.index.Add(1) - 1
+	if inTest < 0 {
+		inTest = l.env.global(local)
+	}
+	l.stats.count(l.env.Iterate(ictx, vu, local, inTest))
 }
 
 // SetVUs hands the executor its initialised VUs.

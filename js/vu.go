@@ -57,7 +57,7 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 	vu := &VU{
 		bundle: b, rt: rt, loop: NewEventLoop(), ctx: ctx, inInit: true,
 		instances: make(map[string]modules.Instance),
-		state:     &modules.State{Run: run, VUID: id, Tags: run.Tags, Group: run.Root},
+		state:     &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root},
 	}
 	if err := vu.installGlobals(); err != nil {
 		return nil, err
@@ -179,8 +179,9 @@ type Iteration struct {
 	Tags metrics.Tags
 	// Env overlays the scenario's env on __ENV.
 	Env map[string]string
-	// InScenario is the iteration's index in the scenario for the test.
-	InScenario int64
+	// InInstance and InTest are the iteration's index in its scenario on
+	// this instance and across the instances of a segment sequence.
+	InInstance, InTest int64
 }
 
 // RunIteration runs one iteration and emits iterations and
@@ -190,7 +191,8 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 	if st.Scenario != it.Scenario {
 		st.Scenario, st.VUScenarioIteration = it.Scenario, 0
 	}
-	st.Tags, st.Group, st.ScenarioIteration = it.Tags, st.Run.Root, it.InScenario
+	st.Tags, st.Group = it.Tags, st.Run.Root
+	st.IterationInInstance, st.IterationInTest = it.InInstance, it.InTest
 	for k, v := range st.VUTags {
 		st.Tags = st.Tags.With(k, v)
 	}
@@ -198,6 +200,11 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 	start := time.Now()
 	_, err := vu.Call(ctx, it.Exec, vu.setupDataValue())
 	end := time.Now()
+	if err == nil && ctx.Err() != nil {
+		// Stopped while waiting (sleep, a stream): the function returned
+		// only because its context ended.
+		err = ErrInterrupted
+	}
 	st.Iteration++
 	st.VUScenarioIteration++
 	var script *ScriptError

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"sort"
 )
 
 // Limits on the striping table, so that hostile sequences fail fast
@@ -245,4 +246,28 @@ func ScaleScenario(sc Scenario, t Tuple) Scenario {
 		sc.Stages = stages
 	}
 	return sc
+}
+
+// Global returns the global index of the segment's local-th owned index
+// (from 0): the inverse of counting owned indices, so that instance-local
+// numbers (VU ids, iterations) map to numbers unique across the instances
+// of a sequence. The full segment maps every index to itself; negative
+// input gives -1, as does a segment that owns nothing.
+func (t Tuple) Global(local int64) int64 {
+	switch {
+	case local < 0:
+		return -1
+	case t.period == 0:
+		return local
+	case t.share == 0:
+		return -1
+	}
+	cycle, r := local/t.share, local%t.share
+	// The word holding the r-th owned slot: the last word whose rank is ≤ r.
+	w := sort.Search(len(t.ranks), func(i int) bool { return t.ranks[i] > r }) - 1
+	word, left := t.owned[w], r-t.ranks[w]
+	for ; left > 0; left-- {
+		word &= word - 1 // drop the lowest owned slot
+	}
+	return cycle*t.period + int64(w)*64 + int64(bits.TrailingZeros64(word))
 }

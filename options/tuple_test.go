@@ -280,3 +280,39 @@ func popcount(w uint64) int {
 	}
 	return n
 }
+
+func TestTupleGlobalInvertsOwnership(t *testing.T) {
+	for _, seqText := range []string{"0,1/3,2/3,1", "0,1/4,1/2,1", "0,0.3,1", "0,1/7,1"} {
+		seq, err := ParseSequence(seqText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]bool{}
+		for _, seg := range seq.Segments() {
+			tup, err := NewTuple(seg, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var local int64
+			for g := int64(0); g < 500; g++ {
+				if !tup.Owns(g) {
+					continue
+				}
+				if got := tup.Global(local); got != g {
+					t.Fatalf("%s %s: Global(%d) = %d, want %d", seqText, seg, local, got, g)
+				}
+				if seen[g] {
+					t.Fatalf("%s: %d owned twice", seqText, g)
+				}
+				seen[g] = true
+				local++
+			}
+		}
+		if len(seen) != 500 {
+			t.Fatalf("%s: %d of 500 indices owned", seqText, len(seen))
+		}
+	}
+	if (Tuple{}).Global(42) != 42 {
+		t.Fatal("the full segment maps indices to themselves")
+	}
+}

@@ -41,6 +41,7 @@ type execution struct {
 	start     time.Time
 	setupJSON []byte
 	nextVU    atomic.Int64
+	tuple     options.Tuple
 	cancel    context.CancelFunc
 
 	aborted       atomic.Bool
@@ -95,6 +96,7 @@ func (e *execution) prepare() error {
 	if err != nil {
 		return err
 	}
+	e.tuple = tuple
 	for _, sc := range o.Scenarios {
 		sr, err := e.newScenarioRun(options.ScaleScenario(sc, tuple), tuple)
 		if err != nil {
@@ -128,10 +130,12 @@ func (e *execution) initVUs(ctx context.Context) error {
 
 // newVU initialises the next VU of the test.
 func (e *execution) newVU(ctx context.Context) (*js.VU, error) {
-	vu, err := e.t.Bundle.NewVU(ctx, e.nextVU.Add(1), e.t.Run)
+	id := e.nextVU.Add(1)
+	vu, err := e.t.Bundle.NewVU(ctx, id, e.t.Run)
 	if err != nil {
 		return nil, err
 	}
+	vu.State().VUIDInTest = e.tuple.Global(id-1) + 1
 	if err := vu.SetSetupData(e.setupJSON); err != nil {
 		return nil, err
 	}

@@ -87,9 +87,13 @@ func (p *progress) scenarioLine(sr *scenarioRun, width int) string {
 	if st.Done.Load() {
 		state = "done"
 	}
-	return fmt.Sprintf("%-*s [ %s ] %02d/%02d VUs  %s/%s  %d complete, %d interrupted, %d dropped  %.2f iters/s",
+	rateText := fmt.Sprintf("%.2f iters/s", rate)
+	if t, ok := sr.ex.(interface{ TargetRate(time.Duration) float64 }); ok {
+		rateText = fmt.Sprintf("%.2f of %.2f iters/s", rate, t.TargetRate(el))
+	}
+	return fmt.Sprintf("%-*s [ %s ] %02d/%02d VUs  %s/%s  %d complete, %d interrupted, %d dropped  %s",
 		width, sr.sc.Name, state, st.Active.Load(), st.Initialised.Load(), clock(el), clock(sr.plan.Duration),
-		st.Completed.Load(), st.Interrupted.Load(), st.Dropped.Load(), rate)
+		st.Completed.Load(), st.Interrupted.Load(), st.Dropped.Load(), rateText)
 }
 
 // clock formats d like k6's progress: 1m05.0s.

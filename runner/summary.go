@@ -13,8 +13,8 @@ import (
 )
 
 // summarize writes the end-of-test summary: the script's handleSummary
-// result if it has one, else the text summary on stdout (unless
-// --no-summary); and the --summary-export file in either case.
+// result if it has one, else the text summary on stdout (--no-summary
+// turns both off); and the --summary-export file whenever it was asked for.
 func (e *execution) summarize() error {
 	o := e.cfg.Options
 	var in summary.Input
@@ -43,7 +43,7 @@ func (e *execution) summarize() error {
 			errs = append(errs, fmt.Errorf("--summary-export: %w", exportErr))
 		}
 	}
-	if e.t.Main.HasFunction("handleSummary") {
+	if e.t.Main.HasFunction("handleSummary") && !o.NoSummary {
 		err := e.handleSummary(data)
 		if err == nil {
 			return errors.Join(errs...)

@@ -50,13 +50,17 @@ type ScenarioInfo struct {
 // State is a VU's view of the run: its identity, the current iteration and
 // the tags its samples carry.
 type State struct {
-	Run  *Run
+	Run *Run
+	// VUID is the VU's id on this instance (__VU, exec.vu.idInInstance).
 	VUID int64
+	// VUIDInTest is the VU's id unique across the instances of an
+	// execution segment sequence (exec.vu.idInTest).
+	VUIDInTest int64
 	// Iteration is the VU's own iteration counter (__ITER), from 0.
 	Iteration int64
-	// ScenarioIteration is the iteration's index within its scenario for
-	// the whole test (exec.scenario.iterationInTest).
-	ScenarioIteration int64
+	// IterationInInstance and IterationInTest are the iteration's index in
+	// its scenario on this instance and across all instances.
+	IterationInInstance, IterationInTest int64
 	// VUScenarioIteration counts this VU's iterations in the current scenario.
 	VUScenarioIteration int64
 	Scenario            *ScenarioInfo

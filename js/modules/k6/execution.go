@@ -58,8 +58,8 @@ func (e *execution) scenario() *sobek.Object {
 		"executor":            func() any { return sc().Executor },
 		"startTime":           func() any { return sc().StartTime.UnixMilli() },
 		"progress":            func() any { return sc().Progress() },
-		"iterationInInstance": func() any { sc(); return e.vu.State().ScenarioIteration },
-		"iterationInTest":     func() any { sc(); return e.vu.State().ScenarioIteration },
+		"iterationInInstance": func() any { sc(); return e.vu.State().IterationInInstance },
+		"iterationInTest":     func() any { sc(); return e.vu.State().IterationInTest },
 	})
 }
 
@@ -68,7 +68,7 @@ func (e *execution) vuInfo() *sobek.Object {
 	tags := e.rt.NewDynamicObject(&tagsObject{vu: e.vu})
 	return e.getters(map[string]func() any{
 		"idInInstance":        func() any { return st().VUID },
-		"idInTest":            func() any { return st().VUID },
+		"idInTest":            func() any { return st().VUIDInTest },
 		"iterationInInstance": func() any { return st().Iteration },
 		"iterationInScenario": func() any { return st().VUScenarioIteration },
 		"tags":                func() any { st(); return tags },
