@@ -16,10 +16,6 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
-// nativeGlobal is the global function through which generated module
-// sources reach the native module instances of their VU.
-const nativeGlobal = "__usefullatency_native"
-
 // Bundle is a script parsed and linked once; VUs evaluate it.
 type Bundle struct {
 	// Path is the absolute path of the main script.
@@ -29,6 +25,7 @@ type Bundle struct {
 	mu      sync.Mutex
 	records map[string]sobek.ModuleRecord
 	paths   map[sobek.ModuleRecord]string
+	evals   evaluations
 }
 
 // NewBundle reads, parses and links the script at path with its imports.
@@ -133,8 +130,8 @@ func (b *Bundle) remember(key string, rec sobek.ModuleRecord) sobek.ModuleRecord
 	return rec
 }
 
-// native returns a generated ES module that re-exports a native module's
-// exports, so native modules link like any other module.
+// native returns the record of a native module, so native modules link
+// like any other module.
 func (b *Bundle) native(name string) (sobek.ModuleRecord, error) {
 	b.mu.Lock()
 	rec, ok := b.records[name]
@@ -146,16 +143,7 @@ func (b *Bundle) native(name string) (sobek.ModuleRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	var src strings.Builder
-	fmt.Fprintf(&src, "const m = %s(%q);\nexport default m.default;\n", nativeGlobal, name)
-	for _, n := range names {
-		fmt.Fprintf(&src, "export const %s = m.named.%s;\n", n, n)
-	}
-	rec, err = sobek.ParseModule(name, src.String(), b.resolve)
-	if err != nil {
-		return nil, fmt.Errorf("module %s: %v", name, err)
-	}
-	return b.remember(name, rec), nil
+	return b.remember(name, newNativeRecord(b, name, names)), nil
 }
 
 // exportNames instantiates the module once in a throwaway init VU to learn

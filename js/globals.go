@@ -4,28 +4,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/grafana/sobek"
-	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open() and the native module hook.
+// __ENV, __VU, __ITER, console and open().
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
-	env := rt.NewObject()
-	for k, v := range vu.state.Run.Env {
-		_ = env.Set(k, v)
-	}
+	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
 	for name, v := range map[string]any{
-		"__ENV":      env,
-		"__VU":       vu.state.VUID,
-		"__ITER":     0,
-		"console":    vu.console(),
-		"open":       vu.open,
-		nativeGlobal: vu.nativeExports,
+		"__ENV":   env,
+		"__VU":    vu.state.VUID,
+		"__ITER":  0,
+		"console": vu.console(),
+		"open":    vu.open,
 	} {
 		if err := rt.Set(name, v); err != nil {
 			return err
@@ -44,22 +40,6 @@ func (vu *VU) setIterGlobals(env map[string]string) {
 	for k, v := range env {
 		_ = obj.Set(k, v)
 	}
-}
-
-// nativeExports instantiates a native module in this VU on first import
-// and returns {default, named}.
-func (vu *VU) nativeExports(name string) map[string]any {
-	inst, ok := vu.instances[name]
-	if !ok {
-		inst = modules.Get(name).NewModuleInstance(vu)
-		vu.instances[name] = inst
-	}
-	ex := inst.Exports()
-	named := ex.Named
-	if named == nil {
-		named = map[string]any{}
-	}
-	return map[string]any{"default": ex.Default, "named": named}
 }
 
 // open reads a file relative to the calling module; mode "b" returns an
@@ -83,24 +63,105 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	return vu.rt.ToValue(string(data)), nil
 }
 
+// consoleLevels maps the console methods to their log levels.
+var consoleLevels = map[string]string{
+	"log": "INFO", "info": "INFO", "debug": "DEBU", "warn": "WARN", "error": "ERRO",
+}
+
+// consoleMethods are the names of the console methods, sorted.
+var consoleMethods = []string{"debug", "error", "info", "log", "warn"}
+
 // console returns the console object: every method writes one line to the
-// run's log, k6-style: `INFO[0001] message  source=console`.
-func (vu *VU) console() map[string]any {
-	start := time.Now()
-	logAt := func(level string) func(sobek.FunctionCall) sobek.Value {
-		return func(call sobek.FunctionCall) sobek.Value {
-			parts := make([]string, len(call.Arguments))
-			for i, a := range call.Arguments {
-				parts[i] = vu.formatArg(a)
-			}
-			secs := int(time.Since(start).Seconds())
-			fmt.Fprintf(vu.state.Run.Log, "%s[%04d] %s  source=console\n", level, secs, strings.Join(parts, " "))
-			return sobek.Undefined()
+// run's log, k6-style: `INFO[0001] message  source=console`. The methods
+// are created when they are read, so an idle VU holds none of them.
+func (vu *VU) console() *sobek.Object {
+	return vu.rt.NewDynamicObject(&consoleObject{vu: vu, start: time.Now()})
+}
+
+// consoleObject is the console of one VU. Scripts may replace, add and
+// delete its properties, as with any object.
+type consoleObject struct {
+	vu    *VU
+	start time.Time
+	// own holds the properties the script set or deleted (nil value).
+	own   map[string]sobek.Value
+	added []string
+}
+
+var _ sobek.DynamicObject = (*consoleObject)(nil)
+
+func (c *consoleObject) Get(key string) sobek.Value {
+	if v, ok := c.own[key]; ok {
+		return v // nil when deleted
+	}
+	if level, ok := consoleLevels[key]; ok {
+		return c.vu.rt.ToValue(c.logAt(level))
+	}
+	return nil
+}
+
+func (c *consoleObject) Set(key string, val sobek.Value) bool {
+	if !c.Has(key) {
+		c.added = append(c.added, key)
+	}
+	if c.own == nil {
+		c.own = make(map[string]sobek.Value)
+	}
+	c.own[key] = val
+	return true
+}
+
+func (c *consoleObject) Has(key string) bool {
+	if v, ok := c.own[key]; ok {
+		return v != nil
+	}
+	_, ok := consoleLevels[key]
+	return ok
+}
+
+func (c *consoleObject) Delete(key string) bool {
+	if !c.Has(key) {
+		return true
+	}
+	if c.own == nil {
+		c.own = make(map[string]sobek.Value)
+	}
+	if _, ok := consoleLevels[key]; ok {
+		c.own[key] = nil
+	} else {
+		delete(c.own, key)
+	}
+	if i := slices.Index(c.added, key); i >= 0 {
+		c.added = slices.Delete(c.added, i, i+1)
+	}
+	return true
+}
+
+func (c *consoleObject) Keys() []string {
+	keys := make([]string, 0, len(consoleMethods)+len(c.added))
+	for _, k := range consoleMethods {
+		if v, ok := c.own[k]; !ok || v != nil {
+			keys = append(keys, k)
 		}
 	}
-	return map[string]any{
-		"log": logAt("INFO"), "info": logAt("INFO"), "debug": logAt("DEBU"),
-		"warn": logAt("WARN"), "error": logAt("ERRO"),
+	for _, k := range c.added {
+		if _, ok := consoleLevels[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func (c *consoleObject) logAt(level string) func(sobek.FunctionCall) sobek.Value {
+	vu := c.vu
+	return func(call sobek.FunctionCall) sobek.Value {
+		parts := make([]string, len(call.Arguments))
+		for i, a := range call.Arguments {
+			parts[i] = vu.formatArg(a)
+		}
+		secs := int(time.Since(c.start).Seconds())
+		fmt.Fprintf(vu.state.Run.Log, "%s[%04d] %s  source=console\n", level, secs, strings.Join(parts, " "))
+		return sobek.Undefined()
 	}
 }
 

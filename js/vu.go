@@ -21,7 +21,6 @@ type VU struct {
 	state     *modules.State
 	ctx       context.Context
 	inInit    bool
-	instances map[string]modules.Instance
 	module    sobek.ModuleInstance
 	setupData sobek.Value
 }
@@ -56,8 +55,7 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 	rt.SetFieldNameMapper(sobek.TagFieldNameMapper("js", true))
 	vu := &VU{
 		bundle: b, rt: rt, loop: NewEventLoop(), ctx: ctx, inInit: true,
-		instances: make(map[string]modules.Instance),
-		state:     &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root},
+		state: &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root},
 	}
 	if err := vu.installGlobals(); err != nil {
 		return nil, err
@@ -71,6 +69,7 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 
 func (vu *VU) evaluate() error {
 	var promise *sobek.Promise
+	defer vu.bundle.startEvaluation(vu)()
 	err := vu.loop.Run(func() error {
 		promise = vu.rt.CyclicModuleRecordEvaluate(vu.bundle.main, vu.bundle.resolve)
 		return nil
