@@ -11,9 +11,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# rss VUS: peak RSS in KB of a run with VUS idle VUs.
+# rss SCRIPT VUS: peak RSS in KB of a run of SCRIPT with VUS idle VUs.
 rss() {
-  /usr/bin/time -f %M -o "$TMP/rss" "$BIN" run -q --no-summary -e VUS="$1" -e SLEEP=2 "$DIR/idle.js" >/dev/null 2>&1
+  /usr/bin/time -f %M -o "$TMP/rss" "$BIN" run -q --no-summary -e VUS="$2" -e SLEEP=2 "$DIR/$1" >/dev/null 2>&1
   cat "$TMP/rss"
 }
 
@@ -24,10 +24,14 @@ initsec() {
     awk '{v=$1; if (v ~ /ms$/) {sub(/ms$/,"",v); v=v/1000} else if (v ~ /s$/) {sub(/s$/,"",v)} print v}'
 }
 
-echo "== idle VU memory (peak RSS, median of $RUNS)"
-r1=$(for _ in $(seq "$RUNS"); do rss 1000; done | median)
-r10=$(for _ in $(seq "$RUNS"); do rss 10000; done | median)
-echo "1000 VUs: ${r1} KB; 10000 VUs: ${r10} KB; per VU: $(( (r10 - r1) / 9000 )) KB (target <= 40 KB, k6 v1.8.1 ~114 KB)"
+# idle_pool.js keeps initialised VUs idle in an arrival-rate pool; idle.js
+# parks each VU in sleep() inside a running iteration (one goroutine each).
+for script in idle_pool.js idle.js; do
+  echo "== idle VU memory, $script (peak RSS, median of $RUNS)"
+  r1=$(for _ in $(seq "$RUNS"); do rss "$script" 1000; done | median)
+  r10=$(for _ in $(seq "$RUNS"); do rss "$script" 10000; done | median)
+  echo "1000 VUs: ${r1} KB; 10000 VUs: ${r10} KB; per VU: $(( (r10 - r1) / 9000 )) KB (target <= 40 KB, k6 v1.8.1 ~114 KB)"
+done
 
 echo "== start-up: 10000 VUs initialised (median of $RUNS)"
 s=$(for _ in $(seq "$RUNS"); do initsec 10000; done | median)
