@@ -99,7 +99,7 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 		go func(vu VU, i int64) {
 			defer running.Done()
 			a.env.pushLag(scheduled)
-			a.stats.count(a.env.Iterate(iterCtx, vu, local, i))
+			a.stats.count(a.env.Iterate(iterCtx, vu, Iteration{InInstance: local, InTest: i, Scheduled: scheduled}))
 			a.stats.Active.Add(-1)
 			p.put(vu)
 		}(vu, i)

@@ -33,11 +33,20 @@ const (
 	Aborted
 )
 
+// Iteration identifies one iteration of a scenario.
+type Iteration struct {
+	// InInstance counts the scenario's iterations on this instance from 0;
+	// InTest is the index unique across the instances of an execution
+	// segment sequence.
+	InInstance, InTest int64
+	// Scheduled is when the iteration was due: its arrival time for the
+	// arrival-rate executors, the moment the VU was free for the others.
+	Scheduled time.Time
+}
+
 // IterateFunc runs an iteration on vu, with ctx canceled when the
-// iteration must be interrupted. inInstance counts the scenario's
-// iterations on this instance from 0; inTest is the index unique across
-// the instances of an execution segment sequence.
-type IterateFunc func(ctx context.Context, vu VU, inInstance, inTest int64) Outcome
+// iteration must be interrupted.
+type IterateFunc func(ctx context.Context, vu VU, it Iteration) Outcome
 
 // Segment selects this instance's share of global iteration indices.
 type Segment interface {

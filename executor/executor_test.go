@@ -33,7 +33,7 @@ func testEnv(sc options.Scenario, n int, iterate IterateFunc) (Env, *metrics.Reg
 }
 
 func sleeper(d time.Duration) IterateFunc {
-	return func(ctx context.Context, _ VU, _, _ int64) Outcome {
+	return func(ctx context.Context, _ VU, _ Iteration) Outcome {
 		select {
 		case <-time.After(d):
 			return Completed
@@ -100,7 +100,8 @@ func TestArrivalRateScheduleLagAndSegment(t *testing.T) {
 		PreAllocatedVUs: 5, MaxVUs: 5, GracefulStop: options.Duration(time.Second)}
 	var mu sync.Mutex
 	seen := map[int64]bool{}
-	env, reg := testEnv(sc, 5, func(_ context.Context, _ VU, _, i int64) Outcome {
+	env, reg := testEnv(sc, 5, func(_ context.Context, _ VU, it Iteration) Outcome {
+		i := it.InTest
 		mu.Lock()
 		seen[i] = true
 		mu.Unlock()
@@ -174,7 +175,7 @@ func TestRampingVUsRun(t *testing.T) {
 		Stages:       []options.Stage{stage(200*time.Millisecond, 4), stage(200*time.Millisecond, 0)},
 		GracefulStop: options.Duration(time.Second), GracefulRampDown: options.Duration(time.Second)}
 	var peak, active atomic.Int64
-	env, _ := testEnv(sc, 4, func(ctx context.Context, _ VU, _, _ int64) Outcome {
+	env, _ := testEnv(sc, 4, func(ctx context.Context, _ VU, _ Iteration) Outcome {
 		n := active.Add(1)
 		for {
 			p := peak.Load()

@@ -141,12 +141,13 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 func (l *looping) iterate(ctx context.Context, vu VU, deadline time.Time, inTest int64) {
 	ictx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	l.env.pushLag(time.Now())
+	scheduled := time.Now()
+	l.env.pushLag(scheduled)
 	local := l.index.Add(1) - 1
 	if inTest < 0 {
 		inTest = l.env.global(local)
 	}
-	l.stats.count(l.env.Iterate(ictx, vu, local, inTest))
+	l.stats.count(l.env.Iterate(ictx, vu, Iteration{InInstance: local, InTest: inTest, Scheduled: scheduled}))
 }
 
 // SetVUs hands the executor its initialised VUs.

@@ -181,6 +181,8 @@ type Iteration struct {
 	// InInstance and InTest are the iteration's index in its scenario on
 	// this instance and across the instances of a segment sequence.
 	InInstance, InTest int64
+	// Scheduled is when the iteration was due.
+	Scheduled time.Time
 }
 
 // RunIteration runs one iteration and emits iterations and
@@ -191,7 +193,7 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 		st.Scenario, st.VUScenarioIteration = it.Scenario, 0
 	}
 	st.Tags, st.Group = it.Tags, st.Run.Root
-	st.IterationInInstance, st.IterationInTest = it.InInstance, it.InTest
+	st.IterationInInstance, st.IterationInTest, st.Scheduled = it.InInstance, it.InTest, it.Scheduled
 	for k, v := range st.VUTags {
 		st.Tags = st.Tags.With(k, v)
 	}

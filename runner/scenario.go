@@ -91,10 +91,10 @@ func (sr *scenarioRun) progress() float64 {
 // iterate returns the scenario's iteration function: it runs the exec
 // function on a VU and maps the result to an outcome.
 func (e *execution) iterate(sr *scenarioRun) executor.IterateFunc {
-	return func(ctx context.Context, v executor.VU, inInstance, inTest int64) executor.Outcome {
+	return func(ctx context.Context, v executor.VU, it executor.Iteration) executor.Outcome {
 		vu := v.(*js.VU)
 		err := vu.RunIteration(ctx, js.Iteration{Exec: sr.sc.Exec, Scenario: sr.info, Tags: sr.tags,
-			Env: sr.sc.Env, InInstance: inInstance, InTest: inTest})
+			Env: sr.sc.Env, InInstance: it.InInstance, InTest: it.InTest, Scheduled: it.Scheduled})
 		var abort *js.AbortError
 		switch {
 		case err == nil:

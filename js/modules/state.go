@@ -61,6 +61,9 @@ type State struct {
 	// IterationInInstance and IterationInTest are the iteration's index in
 	// its scenario on this instance and across all instances.
 	IterationInInstance, IterationInTest int64
+	// Scheduled is when the current iteration was due (zero outside
+	// iterations); probes report their lateness against it.
+	Scheduled time.Time
 	// VUScenarioIteration counts this VU's iterations in the current scenario.
 	VUScenarioIteration int64
 	Scenario            *ScenarioInfo
