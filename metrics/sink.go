@@ -93,67 +93,94 @@ func (r *RateSink) Rate() float64 {
 	return float64(r.Trues) / float64(r.Total)
 }
 
-// TrendSink keeps every value so percentiles are exact.
+// TrendSink keeps every value so percentiles are exact. Values are stored
+// in fixed-size chunks, so adding one never copies the values before it;
+// the first percentile query after an add merges and sorts them once.
 type TrendSink struct {
-	values        []float64
+	chunks        [][]float64
+	count         int
 	sorted        bool
 	Sum, Min, Max float64
 }
 
+// trendChunk is the number of values per chunk (64 KiB of float64).
+const trendChunk = 8192
+
 // Add appends v.
 func (t *TrendSink) Add(v float64) {
-	if len(t.values) == 0 || v < t.Min {
+	if t.count == 0 || v < t.Min {
 		t.Min = v
 	}
-	if len(t.values) == 0 || v > t.Max {
+	if t.count == 0 || v > t.Max {
 		t.Max = v
 	}
-	t.values = append(t.values, v)
+	last := len(t.chunks) - 1
+	if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
+		t.chunks = append(t.chunks, make([]float64, 0, trendChunk))
+		last++
+	}
+	t.chunks[last] = append(t.chunks[last], v)
+	t.count++
 	t.Sum += v
 	t.sorted = false
 }
 
 // Empty reports whether no value was added.
-func (t *TrendSink) Empty() bool { return len(t.values) == 0 }
+func (t *TrendSink) Empty() bool { return t.count == 0 }
 
 // Count returns the number of values.
-func (t *TrendSink) Count() int { return len(t.values) }
+func (t *TrendSink) Count() int { return t.count }
 
 // Avg returns the arithmetic mean, 0 when empty.
 func (t *TrendSink) Avg() float64 {
-	if len(t.values) == 0 {
+	if t.count == 0 {
 		return 0
 	}
-	return t.Sum / float64(len(t.values))
+	return t.Sum / float64(t.count)
 }
 
 // P returns the percentile p (0 ≤ p ≤ 1) the way k6 computes it: the values
 // sorted, i = p·(n−1), linear interpolation between v[⌊i⌋] and v[⌈i⌉]. It is
 // 0 for no values and the value itself for one.
 func (t *TrendSink) P(p float64) float64 {
-	n := len(t.values)
+	n := t.count
 	switch {
 	case n == 0:
 		return 0
 	case n == 1:
-		return t.values[0]
+		return t.chunks[0][0]
 	}
+	values := t.Values()
 	if !t.sorted {
-		sort.Float64s(t.values)
+		sort.Float64s(values)
 		t.sorted = true
 	}
 	i := p * float64(n-1)
 	lo := math.Floor(i)
 	if lo >= float64(n-1) {
-		return t.values[n-1]
+		return values[n-1]
 	}
 	if lo < 0 {
-		return t.values[0]
+		return values[0]
 	}
 	k := int(lo)
-	return t.values[k] + (i-lo)*(t.values[k+1]-t.values[k])
+	return values[k] + (i-lo)*(values[k+1]-values[k])
 }
 
-// Values returns the values, in no particular order. The caller must not
-// modify the slice.
-func (t *TrendSink) Values() []float64 { return t.values }
+// Values returns the values as one slice, merging the chunks if needed; it
+// is sorted after a call to P with no Add since. The caller must not modify
+// the slice.
+func (t *TrendSink) Values() []float64 {
+	if len(t.chunks) > 1 {
+		all := make([]float64, 0, t.count+trendChunk)
+		for _, c := range t.chunks {
+			all = append(all, c...)
+		}
+		// The merged slice keeps spare room, so it goes on filling up.
+		t.chunks = [][]float64{all}
+	}
+	if len(t.chunks) == 0 {
+		return nil
+	}
+	return t.chunks[0]
+}
