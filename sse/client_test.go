@@ -1,0 +1,520 @@
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// tolerance is the timing tolerance of the tests against the server's own
+// schedule, in milliseconds.
+const tolerance = 50
+
+// do sends req to url with a fresh client.
+func do(t testing.TB, url string, req Request) *Result {
+	t.Helper()
+	req.URL = url
+	return NewClient(ClientOptions{}).Do(context.Background(), &req)
+}
+
+const (
+	roleChunk = `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}` + "\n\n"
+	doneChunk = "data: [DONE]\n\n"
+)
+
+// textChunk returns an OpenAI chunk adding s.
+func textChunk(s string) string {
+	return `data: {"choices":[{"index":0,"delta":{"content":"` + s + `"}}]}` + "\n\n"
+}
+
+// TestTimelineOpenAI checks first_event at the role chunk, first_text at the
+// first visible text, useful, complete and max_gap against the server's
+// schedule.
+func TestTimelineOpenAI(t *testing.T) {
+	srv, rec := serve(t, script{steps: []step{
+		{0, roleChunk},
+		{100 * time.Millisecond, textChunk("  ")},
+		{100 * time.Millisecond, textChunk("Hello")},
+		{50 * time.Millisecond, textChunk(" world")},
+		{50 * time.Millisecond, doneChunk},
+	}})
+	var at []time.Duration
+	res := do(t, srv.URL, Request{Dialect: DialectOpenAI, OnEvent: func(ev *Event) error {
+		at = append(at, ev.At)
+		return nil
+	}})
+	if res.Failed() {
+		t.Fatalf("failed: %s %s", res.ErrorCode, res.Error)
+	}
+	near(t, "first_event", res.Timings.FirstEvent, 0, tolerance)
+	near(t, "first_text", res.Timings.FirstText, 200, tolerance)
+	near(t, "useful", res.Timings.Useful, 200, tolerance)
+	near(t, "complete", res.Timings.Complete, 300, tolerance)
+	near(t, "max_gap", res.Timings.MaxGap, 100, tolerance)
+	if res.Text != "  Hello world" || res.EmptyEvents != 2 || res.Events != 5 {
+		t.Errorf("text %q empty %d events %d", res.Text, res.EmptyEvents, res.Events)
+	}
+	server := rec.times() // the server may not have recorded its last write yet
+	for i := range min(len(at), len(server)) {
+		if d := ms(at[i] - server[i]); d < -5 || d > tolerance {
+			t.Errorf("event %d at %v, server sent at %v", i, at[i], server[i])
+		}
+	}
+}
+
+// TestWireFormats reads the same stream over every line ending, with a BOM,
+// and in one-byte chunks.
+func TestWireFormats(t *testing.T) {
+	body := ": hi\n\n" + roleChunk + ": ping\n" + textChunk("Hi") + "event: ping\ndata: x\n\n" + textChunk(" there") + doneChunk
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"LF", now(body)},
+		{"CRLF", now(lines(body, "\r\n"))},
+		{"CR", now(lines(body, "\r"))},
+		{"BOM", now("\xEF\xBB\xBF" + body)},
+		{"LF bytewise", bytewise(body)},
+		{"CRLF bytewise", bytewise(lines(body, "\r\n"))},
+		{"CR bytewise", bytewise(lines(body, "\r"))},
+		{"BOM bytewise", bytewise("\xEF\xBB\xBF" + lines(body, "\r\n"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := serve(t, script{steps: tc.steps})
+			var comments []string
+			res := do(t, srv.URL, Request{OnEvent: func(ev *Event) error {
+				if ev.Kind == Heartbeat && ev.Type == "" {
+					comments = append(comments, ev.Comment)
+				}
+				return nil
+			}})
+			if res.Failed() || res.Text != "Hi there" || res.Heartbeats != 3 || res.Events != 7 {
+				t.Errorf("%s %q text %q heartbeats %d events %d", res.ErrorCode, res.Error, res.Text, res.Heartbeats, res.Events)
+			}
+			if strings.Join(comments, ",") != "hi,ping" {
+				t.Errorf("comments %q", comments)
+			}
+			if res.Dialect != DialectOpenAI {
+				t.Errorf("dialect %q", res.Dialect)
+			}
+		})
+	}
+}
+
+// TestHeartbeatTiming checks that a comment heartbeat is stamped when it
+// arrives and does not count as the first event.
+func TestHeartbeatTiming(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{
+		{100 * time.Millisecond, ": keepalive\n\n"},
+		{100 * time.Millisecond, ": keepalive\n\n"},
+		{100 * time.Millisecond, textChunk("ok")},
+		{0, doneChunk},
+	}})
+	var hb []time.Duration
+	res := do(t, srv.URL, Request{OnEvent: func(ev *Event) error {
+		if ev.Kind == Heartbeat {
+			hb = append(hb, ev.At)
+		}
+		return nil
+	}})
+	if len(hb) != 2 {
+		t.Fatalf("heartbeats %v", hb)
+	}
+	near(t, "heartbeat 1", new(ms(hb[0])), 100, tolerance)
+	near(t, "heartbeat 2", new(ms(hb[1])), 200, tolerance)
+	near(t, "first_event", res.Timings.FirstEvent, 300, tolerance)
+	near(t, "first_text", res.Timings.FirstText, 300, tolerance)
+}
+
+// TestCommentOrder checks that comments and events reach OnEvent in stream
+// order even when they arrive in one read.
+func TestCommentOrder(t *testing.T) {
+	body := "data: a\n\n: one\n\ndata: b\n: two\n\n: three\ndata: c\n\n"
+	for _, steps := range [][]step{now(body), bytewise(body)} {
+		srv, _ := serve(t, script{steps: steps})
+		var seen []string
+		do(t, srv.URL, Request{Dialect: DialectRaw, OnEvent: func(ev *Event) error {
+			seen = append(seen, ev.Comment+ev.Data)
+			return nil
+		}})
+		if got := strings.Join(seen, ","); got != "a,one,two,b,three,c" {
+			t.Errorf("order %q", got)
+		}
+	}
+}
+
+// TestReasoningBeforeText checks that reasoning is not visible text.
+func TestReasoningBeforeText(t *testing.T) {
+	think := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]}` + "\n\n"
+	srv, _ := serve(t, script{steps: []step{
+		{0, roleChunk}, {50 * time.Millisecond, think}, {150 * time.Millisecond, textChunk("Yes")}, {0, doneChunk},
+	}})
+	res := do(t, srv.URL, Request{})
+	near(t, "first_event", res.Timings.FirstEvent, 0, tolerance)
+	near(t, "first_text", res.Timings.FirstText, 200, tolerance)
+	if res.Reasoning != "hmm" || res.Text != "Yes" || res.EventsByKind[Reasoning] != 1 {
+		t.Errorf("reasoning %q text %q kinds %v", res.Reasoning, res.Text, res.EventsByKind.Map())
+	}
+}
+
+// TestBusinessUseful checks the business default useful predicate, marks,
+// the queue field and deep-merged state against the fixture's schedule.
+func TestBusinessUseful(t *testing.T) {
+	events := strings.SplitAfter(readFixture(t, "business.sse"), "\n\n")
+	steps := make([]step, 0, len(events))
+	for _, e := range events {
+		steps = append(steps, step{30 * time.Millisecond, e})
+	}
+	srv, rec := serve(t, script{steps: steps})
+	decision, _ := ParsePredicate(map[string]any{"fields": []any{"decision"}})
+	never, _ := ParsePredicate(map[string]any{"field": "decision", "equals": "deny"})
+	res := do(t, srv.URL, Request{Marks: map[string]Predicate{"decision": decision, "never": never}})
+	sentAt := rec.times()
+	if res.Failed() || res.Dialect != DialectBusiness {
+		t.Fatalf("%s %s dialect %s", res.ErrorCode, res.Error, res.Dialect)
+	}
+	near(t, "queue", res.Timings.Queue, 85.5, 0.001)
+	near(t, "first_text", res.Timings.FirstText, ms(sentAt[3]), tolerance)
+	near(t, "marks.decision", res.Marks["decision"], ms(sentAt[4]), tolerance)
+	near(t, "useful", res.Timings.Useful, ms(sentAt[7]), tolerance)
+	null(t, "marks.never", res.Marks["never"])
+	if !res.UsefulReached {
+		t.Error("useful not reached")
+	}
+}
+
+// TestToolCallsOverHTTP checks tool calls assembled across one-byte chunks.
+func TestToolCallsOverHTTP(t *testing.T) {
+	srv, _ := serve(t, script{steps: bytewise(readFixture(t, "openai_tools.sse"))})
+	res := do(t, srv.URL, Request{})
+	if len(res.ToolCalls) != 2 || res.ToolCalls[0].Arguments != `{"order_id": "A1"}` || res.EventsByKind[Tool] != 5 {
+		t.Errorf("tools %+v kinds %v", res.ToolCalls, res.EventsByKind.Map())
+	}
+}
+
+// TestUsageAndCost checks usage from the usage chunk and the cost formula.
+func TestUsageAndCost(t *testing.T) {
+	srv, _ := serve(t, script{steps: now(readFixture(t, "openai_chat.sse"))})
+	res := do(t, srv.URL, Request{Pricing: &Pricing{InputPer1M: 2.5, OutputPer1M: 10, PerRequest: 0.001}})
+	want := 19*2.5/1e6 + 10*10/1e6 + 0.001
+	if res.Usage != (Usage{InputTokens: 19, OutputTokens: 10}) || abs(res.Cost-want) > 1e-12 {
+		t.Errorf("usage %+v cost %v want %v", res.Usage, res.Cost, want)
+	}
+}
+
+// abs returns |f|.
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// TestHugeEvents checks events above go-sse's 64 KiB default up to
+// MaxEventSize, and the failure beyond it with partial timings kept.
+func TestHugeEvents(t *testing.T) {
+	big := strings.Repeat("x", 200<<10)
+	cases := []struct {
+		name  string
+		max   int
+		code  string
+		text  string
+		steps []step
+	}{
+		{"200KiB under default", 0, "", big, now("data: "+big+"\n\n", doneChunk)},
+		{"200KiB split", 0, "", big, now("data: "+big[:70000], big[70000:]+"\n\n", doneChunk)},
+		{"2MiB over default", 0, CodeEventTooLarge, "a", now("data: a\n\n", "data: "+strings.Repeat("y", 2<<20)+"\n\n")},
+		{"over custom", 1024, CodeEventTooLarge, "a", now("data: a\n\n", "data: "+strings.Repeat("y", 2048)+"\n\n")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := serve(t, script{steps: tc.steps})
+			res := do(t, srv.URL, Request{Dialect: DialectRaw, MaxEventSize: tc.max})
+			if res.ErrorCode != tc.code || res.Text != tc.text {
+				t.Errorf("code %q (%s) text %d bytes", res.ErrorCode, res.Error, len(res.Text))
+			}
+			if res.Timings.FirstText == nil {
+				t.Error("first_text lost")
+			}
+			if tc.code != "" {
+				null(t, "complete", res.Timings.Complete)
+			}
+		})
+	}
+}
+
+// TestFailures checks each failure outcome and its partial timings.
+func TestFailures(t *testing.T) {
+	cases := []struct {
+		name    string
+		sc      script
+		req     Request
+		code    string
+		errHas  string
+		status  int
+		hasText bool
+	}{
+		{"404", script{status: 404, header: map[string]string{"Content-Type": "application/json"}, steps: now(`{"error":"no such model"}`)},
+			Request{}, CodeHTTPStatus, "no such model", 404, false},
+		{"503", script{status: 503, steps: now("overloaded")}, Request{}, CodeHTTPStatus, "503 Service Unavailable: overloaded", 503, false},
+		{"json content type", script{header: map[string]string{"Content-Type": "application/json"}, steps: now(`{}`)},
+			Request{}, CodeContentType, `"application/json"`, 200, false},
+		{"no content type", script{header: map[string]string{"Content-Type": ""}, steps: now(``)},
+			Request{}, CodeContentType, "no Content-Type", 200, false},
+		{"reset mid-stream", script{reset: true, steps: now(roleChunk, textChunk("Hel"))},
+			Request{}, CodeReset, "", 200, true},
+		{"idle timeout", script{steps: []step{{0, textChunk("a")}, {2 * time.Second, textChunk("b")}}},
+			Request{IdleTimeout: 150 * time.Millisecond}, CodeIdleTimeout, "", 200, true},
+		{"timeout", script{steps: []step{{0, textChunk("a")}, {100 * time.Millisecond, ": ping\n\n"}, {100 * time.Millisecond, ": ping\n\n"}, {100 * time.Millisecond, ": ping\n\n"}, {2 * time.Second, ""}}},
+			Request{Timeout: 250 * time.Millisecond, IdleTimeout: 200 * time.Millisecond}, CodeTimeout, "", 200, true},
+		{"stream error", script{steps: now(readFixture(t, "openai_error.sse"))},
+			Request{}, CodeStreamError, "server_error: The server had an error", 200, true},
+		{"anthropic error", script{steps: now(readFixture(t, "anthropic_error.sse"))},
+			Request{}, CodeStreamError, "overloaded_error: Overloaded", 200, false},
+		{"onEvent error", script{steps: now(textChunk("a"), doneChunk)},
+			Request{OnEvent: func(*Event) error { return errors.New("boom") }}, CodeCallback, "onEvent callback failed: boom", 200, true},
+		{"onEvent panic", script{steps: now(textChunk("a"), doneChunk)},
+			Request{OnEvent: func(*Event) error { panic("kaboom") }}, CodeCallback, "panic: kaboom", 200, true},
+		{"predicate error", script{steps: now(textChunk("a"), doneChunk)},
+			Request{Useful: FuncPredicate(func(*PredicateContext) (bool, error) { return false, errors.New("bad ctx") })},
+			CodeCallback, "useful callback failed: bad ctx", 200, true},
+		{"invalid dialect", script{}, Request{Dialect: "xml"}, CodeInvalidRequest, "unknown dialect", 0, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := serve(t, tc.sc)
+			res := do(t, srv.URL, tc.req)
+			if res.ErrorCode != tc.code || !strings.Contains(res.Error, tc.errHas) || res.Status != tc.status {
+				t.Errorf("got %q %q status %d; want %q containing %q status %d", res.ErrorCode, res.Error, res.Status, tc.code, tc.errHas, tc.status)
+			}
+			if (res.Timings.FirstText != nil) != tc.hasText {
+				t.Errorf("first_text %v, want reached=%v", res.Timings.FirstText, tc.hasText)
+			}
+			if tc.status != 0 && res.Timings.Headers == nil {
+				t.Error("headers timing lost")
+			}
+			null(t, "complete", res.Timings.Complete)
+		})
+	}
+}
+
+// TestTimeoutTimings checks the deadlines fire when they should.
+func TestTimeoutTimings(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, textChunk("a")}, {3 * time.Second, textChunk("b")}}})
+	start := time.Now()
+	res := do(t, srv.URL, Request{IdleTimeout: 200 * time.Millisecond})
+	if res.ErrorCode != CodeIdleTimeout {
+		t.Fatalf("code %q", res.ErrorCode)
+	}
+	near(t, "idle", new(ms(time.Since(start))), 200, tolerance)
+}
+
+// TestErrorBodyLimit checks that only the first 4 KiB of an error body is kept.
+func TestErrorBodyLimit(t *testing.T) {
+	srv, _ := serve(t, script{status: 500, steps: now(strings.Repeat("e", 10000))})
+	res := do(t, srv.URL, Request{})
+	if n := strings.Count(res.Error, "e"); n < 4096 || n > 4096+10 {
+		t.Errorf("error holds %d e's", n)
+	}
+}
+
+// TestAcceptContentTypes checks extra accepted types.
+func TestAcceptContentTypes(t *testing.T) {
+	srv, _ := serve(t, script{header: map[string]string{"Content-Type": "application/x-ndjson; charset=utf-8"}, steps: now("data: hi\n\n")})
+	for _, accept := range []string{"application/x-ndjson", "application/*", "*/*"} {
+		res := do(t, srv.URL, Request{AcceptContentTypes: []string{accept}, Dialect: DialectRaw})
+		if res.Failed() || res.Text != "hi" {
+			t.Errorf("%s: %s %s", accept, res.ErrorCode, res.Error)
+		}
+	}
+}
+
+// TestInvalidEventsContinue checks that unparseable JSON is an invalid
+// event and the stream goes on.
+func TestInvalidEventsContinue(t *testing.T) {
+	srv, _ := serve(t, script{steps: now(roleChunk, "data: {\"choices\": [\n\n", textChunk("ok"), doneChunk)})
+	res := do(t, srv.URL, Request{Dialect: DialectOpenAI})
+	if res.Failed() || res.EventsByKind[Invalid] != 1 || res.Text != "ok" || res.Timings.Complete == nil {
+		t.Errorf("%s kinds %v text %q", res.ErrorCode, res.EventsByKind.Map(), res.Text)
+	}
+}
+
+// TestCleanEndWithoutDone checks that the end of the body completes a
+// stream without a terminal event.
+func TestCleanEndWithoutDone(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, textChunk("a")}, {100 * time.Millisecond, textChunk("b")}, {100 * time.Millisecond, ": bye\n\n"}}})
+	res := do(t, srv.URL, Request{})
+	if res.Failed() {
+		t.Fatal(res.Error)
+	}
+	near(t, "complete", res.Timings.Complete, 200, tolerance)
+	near(t, "max_gap", res.Timings.MaxGap, 100, tolerance)
+}
+
+// TestCompression checks gzip and deflate bodies, streamed with flushes,
+// and that BytesReceived counts the compressed bytes.
+func TestCompression(t *testing.T) {
+	srv, _ := serve(t, script{gzip: true, steps: []step{{0, roleChunk}, {150 * time.Millisecond, textChunk(strings.Repeat("z", 5000))}, {0, doneChunk}}})
+	res := do(t, srv.URL, Request{})
+	if res.Failed() || len(res.Text) != 5000 {
+		t.Fatalf("%s %s text %d", res.ErrorCode, res.Error, len(res.Text))
+	}
+	near(t, "first_text", res.Timings.FirstText, 150, tolerance)
+	if res.BytesReceived <= 0 || res.BytesReceived > 2000 {
+		t.Errorf("bytes received %d, want the compressed size", res.BytesReceived)
+	}
+
+	deflate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "deflate")
+		zw := zlib.NewWriter(w)
+		fmt.Fprint(zw, textChunk("deflated")+doneChunk)
+		zw.Close()
+	}))
+	defer deflate.Close()
+	if res := do(t, deflate.URL, Request{}); res.Text != "deflated" {
+		t.Errorf("deflate: %s %s %q", res.ErrorCode, res.Error, res.Text)
+	}
+}
+
+// TestCorruptGzip checks that undecodable bodies fail as protocol errors.
+func TestCorruptGzip(t *testing.T) {
+	srv, _ := serve(t, script{header: map[string]string{"Content-Encoding": "gzip"}, steps: now("not gzip at all")})
+	if res := do(t, srv.URL, Request{}); res.ErrorCode != CodeProtocol {
+		t.Errorf("code %q %s", res.ErrorCode, res.Error)
+	}
+}
+
+// TestConnectErrors checks refused connections and unknown hosts.
+func TestConnectErrors(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	for _, url := range []string{"http://" + addr + "/", "http://does-not-exist.invalid/"} {
+		res := do(t, url, Request{Timeout: 5 * time.Second})
+		if res.ErrorCode != CodeConnect || res.Status != 0 || res.Timings.Headers != nil {
+			t.Errorf("%s: %q %s", url, res.ErrorCode, res.Error)
+		}
+	}
+}
+
+// TestMalformedResponse checks a server that answers garbage.
+func TestMalformedResponse(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		_, _ = r.ReadString('\n')
+		fmt.Fprint(c, "SPDY/9 what\r\n\r\n")
+	})
+	if res := do(t, url, Request{}); res.ErrorCode != CodeProtocol {
+		t.Errorf("code %q %s", res.ErrorCode, res.Error)
+	}
+	url = rawServer(t, func(c net.Conn, r *bufio.Reader) { _, _ = r.ReadString('\n') })
+	if res := do(t, url, Request{}); res.ErrorCode != CodeReset {
+		t.Errorf("closed before headers: code %q %s", res.ErrorCode, res.Error)
+	}
+}
+
+// TestCanceled checks that the caller's context ends a request as canceled.
+func TestCanceled(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, textChunk("a")}, {5 * time.Second, textChunk("b")}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	res := NewClient(ClientOptions{}).Do(ctx, &Request{URL: srv.URL})
+	if res.ErrorCode != CodeCanceled || res.Timings.FirstText == nil {
+		t.Errorf("code %q %s", res.ErrorCode, res.Error)
+	}
+}
+
+// TestHTTP2AndTLS checks HTTP/2 over TLS through ALPN and TLS failures.
+func TestHTTP2AndTLS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, textChunk("h2")+doneChunk)
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	c := NewClient(ClientOptions{InsecureSkipTLSVerify: true})
+	for range 2 {
+		res := c.Do(context.Background(), &Request{URL: srv.URL})
+		if res.Proto != "HTTP/2.0" || res.Text != "h2" {
+			t.Errorf("proto %q text %q %s", res.Proto, res.Text, res.Error)
+		}
+	}
+	res := NewClient(ClientOptions{InsecureSkipTLSVerify: true, DisableHTTP2: true}).Do(context.Background(), &Request{URL: srv.URL})
+	if res.Proto != "HTTP/1.1" {
+		t.Errorf("DisableHTTP2: proto %q", res.Proto)
+	}
+	res = NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: srv.URL})
+	if res.ErrorCode != CodeTLS {
+		t.Errorf("unverified certificate: %q %s", res.ErrorCode, res.Error)
+	}
+}
+
+// TestConnectionReuse checks that one client keeps its connection alive
+// across requests, also after a terminal event.
+func TestConnectionReuse(t *testing.T) {
+	var conns atomic.Int32
+	srv, _ := serve(t, script{steps: now(textChunk("a"), doneChunk), onConn: func(s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}})
+	c := NewClient(ClientOptions{})
+	for range 5 {
+		if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() {
+			t.Fatal(res.Error)
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for 5 requests", n)
+	}
+}
+
+// TestRequestHeadersAndBody checks defaults, the body, and the byte counts.
+func TestRequestHeadersAndBody(t *testing.T) {
+	var got *http.Request
+	var body []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		body, _ = readAll(r)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Server-Timing", `db;dur=3, queue;dur=12.5;desc="tenant"`)
+		fmt.Fprint(w, "data: x\n\n")
+	}))
+	defer srv.Close()
+	res := do(t, srv.URL, Request{Body: []byte(`{"q":1}`), Header: http.Header{"X-Tenant": {"t1"}}})
+	if got.Method != "POST" || got.Header.Get("Accept") != "text/event-stream" || got.Header.Get("X-Tenant") != "t1" || string(body) != `{"q":1}` {
+		t.Errorf("method %s headers %v body %q", got.Method, got.Header, body)
+	}
+	near(t, "queue", res.Timings.Queue, 12.5, 0.001)
+	if res.BytesSent < int64(len(`{"q":1}`))+50 || res.BytesReceived < 60 {
+		t.Errorf("bytes sent %d received %d", res.BytesSent, res.BytesReceived)
+	}
+}
+
+// readAll reads a request body.
+func readAll(r *http.Request) ([]byte, error) {
+	var b bytes.Buffer
+	_, err := b.ReadFrom(r.Body)
+	return b.Bytes(), err
+}
+
+// TestScheduleLag checks the lag from ScheduledAt to the send.
+func TestScheduleLag(t *testing.T) {
+	srv, _ := serve(t, script{steps: now("data: x\n\n")})
+	res := do(t, srv.URL, Request{ScheduledAt: time.Now().Add(-120 * time.Millisecond)})
+	near(t, "schedule_lag", res.Timings.ScheduleLag, 120, 20)
+	res = do(t, srv.URL, Request{})
+	null(t, "schedule_lag", res.Timings.ScheduleLag)
+}

@@ -1,0 +1,335 @@
+package sse
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits of the exchange.
+const (
+	// errorBodyLimit is how much of a non-2xx body goes into Result.Error.
+	errorBodyLimit = 4 << 10
+	// drainLimit and drainTimeout bound reading what follows a terminal
+	// event, so HTTP/1.1 connections can be reused; Do waits drainWait
+	// for it.
+	drainLimit   = 256 << 10
+	drainTimeout = time.Second
+	drainWait    = 50 * time.Millisecond
+)
+
+// exchange is the life of one request: send, headers, stream, outcome.
+type exchange struct {
+	client *Client
+	req    Request
+	res    *Result
+	tl     timeline
+	stream *stream
+
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	sent     time.Time
+	lastByte atomic.Int64 // nanoseconds since the send
+	meter    *meter
+	reqBytes int64
+}
+
+// newExchange prepares an exchange with the request's defaults applied.
+func newExchange(c *Client, req *Request) *exchange {
+	r := req.withDefaults()
+	return &exchange{
+		client: c, req: r, ctx: context.Background(), cancel: func(error) {},
+		res: &Result{URL: r.URL, State: map[string]any{}, ToolCalls: []ToolCall{}, Dialect: r.Dialect},
+	}
+}
+
+// clock returns the time since the send, on the monotonic clock.
+func (x *exchange) clock() time.Duration { return time.Since(x.sent) }
+
+// run performs the exchange; the outcome lands in x.res.
+func (x *exchange) run(parent context.Context) {
+	if err := x.req.Validate(); err != nil {
+		x.res.fail(CodeInvalidRequest, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return
+	}
+	hreq, err := x.newHTTPRequest()
+	if err != nil {
+		x.res.fail(CodeInvalidRequest, err.Error())
+		return
+	}
+	x.ctx, x.cancel = context.WithCancelCause(parent)
+	deadline := time.AfterFunc(x.req.Timeout, func() { x.cancel(errTimeout) })
+	defer deadline.Stop()
+	x.markSent()
+	resp, err := x.client.hc.Do(hreq.WithContext(x.ctx))
+	if err != nil {
+		x.failTransport(err)
+		x.cancel(nil)
+		return
+	}
+	x.receive(resp)
+}
+
+// markSent records the send time and the schedule lag.
+func (x *exchange) markSent() {
+	x.sent = time.Now()
+	x.res.Sent = x.sent
+	if !x.req.ScheduledAt.IsZero() {
+		x.tl.scheduleLag.set(x.sent.Sub(x.req.ScheduledAt))
+	}
+}
+
+// newHTTPRequest builds the HTTP request with default headers.
+func (x *exchange) newHTTPRequest() (*http.Request, error) {
+	var body io.Reader
+	if x.req.Body != nil {
+		body = bytes.NewReader(x.req.Body)
+	}
+	hreq, err := http.NewRequest(x.req.Method, x.req.URL, body)
+	if err != nil {
+		return nil, err
+	}
+	if x.req.Header != nil {
+		hreq.Header = x.req.Header.Clone()
+	}
+	setDefault(hreq.Header, "Accept", "text/event-stream")
+	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
+	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
+	x.reqBytes = requestSize(hreq, len(x.req.Body))
+	return hreq, nil
+}
+
+// setDefault sets a header unless it is present.
+func setDefault(h http.Header, k, v string) {
+	if _, ok := h[http.CanonicalHeaderKey(k)]; !ok {
+		h.Set(k, v)
+	}
+}
+
+// failTransport records a failure before any response arrived.
+func (x *exchange) failTransport(err error) {
+	if code, msg, ok := contextCode(x.ctx); ok {
+		x.res.fail(code, msg)
+		return
+	}
+	x.res.fail(transportCode(err), innerMessage(err))
+}
+
+// receive handles the response: headers, status, content type, stream.
+func (x *exchange) receive(resp *http.Response) {
+	x.tl.headers.set(x.clock())
+	x.res.Status, x.res.Proto, x.res.Header = resp.StatusCode, resp.Proto, resp.Header
+	x.res.URL = resp.Request.URL.String()
+	if q, ok := x.req.Queue.fromHeader(resp.Header); ok {
+		x.tl.queue.set(time.Duration(q * float64(time.Millisecond)))
+	}
+	x.meter = &meter{r: resp.Body, last: &x.lastByte, clock: x.clock}
+	x.lastByte.Store(int64(x.clock()))
+	body, err := decodeBody(resp.Header.Get("Content-Encoding"), x.meter)
+	switch {
+	case err != nil:
+		x.res.fail(CodeProtocol, err.Error())
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		x.failStatus(resp, body)
+	case !x.checkContentType(resp):
+	default:
+		x.readStream(resp, body)
+		return
+	}
+	resp.Body.Close()
+	x.cancel(nil)
+}
+
+// failStatus records a non-2xx response with the start of its body.
+func (x *exchange) failStatus(resp *http.Response, body io.Reader) {
+	b, _ := io.ReadAll(io.LimitReader(body, errorBodyLimit))
+	msg := fmt.Sprintf("HTTP %s", resp.Status)
+	if text := strings.TrimSpace(strings.ToValidUTF8(string(b), string(utf8.RuneError))); text != "" {
+		msg += ": " + text
+	}
+	x.res.fail(CodeHTTPStatus, msg)
+}
+
+// checkContentType fails the request unless the body is an event stream or
+// of an accepted type.
+func (x *exchange) checkContentType(resp *http.Response) bool {
+	ct := resp.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if ct == "" || err != nil {
+		mt = ct
+	}
+	if acceptsContentType(mt, x.req.AcceptContentTypes) {
+		return true
+	}
+	if ct == "" {
+		x.res.fail(CodeContentType, "response has no Content-Type; want text/event-stream")
+	} else {
+		x.res.fail(CodeContentType, fmt.Sprintf("content type %q is not text/event-stream", ct))
+	}
+	return false
+}
+
+// readStream reads the events under the idle timeout, then settles the
+// outcome and releases the connection.
+func (x *exchange) readStream(resp *http.Response, body io.Reader) {
+	idle := x.startIdleWatch()
+	x.stream = newStream(&x.req, &x.tl, x.clock)
+	err := x.stream.read(body)
+	idle.Stop()
+	if err != nil {
+		x.failStream(err)
+		resp.Body.Close()
+		x.cancel(nil)
+		return
+	}
+	if x.stream.finished {
+		x.drainAfterEnd(resp.Body)
+		return
+	}
+	resp.Body.Close()
+	x.cancel(nil)
+}
+
+// startIdleWatch arms the idle timeout: the timer re-arms itself for the
+// remaining silence, so reads only store a timestamp.
+func (x *exchange) startIdleWatch() *time.Timer {
+	limit := x.req.IdleTimeout
+	var t *time.Timer
+	t = time.AfterFunc(time.Hour, func() {
+		silent := x.clock() - time.Duration(x.lastByte.Load())
+		if silent >= limit {
+			x.cancel(errIdleTimeout)
+			return
+		}
+		t.Reset(limit - silent)
+	})
+	t.Reset(limit) // armed after t is assigned, which the callback reads
+	return t
+}
+
+// drainAfterEnd drains the body in the background and waits for it up to
+// drainWait: servers usually end the body right after the terminal event,
+// and waiting that long returns the connection to the pool before the
+// caller's next request.
+func (x *exchange) drainAfterEnd(body io.ReadCloser) {
+	done := make(chan struct{})
+	go func() {
+		x.drain(body)
+		close(done)
+	}()
+	t := time.NewTimer(drainWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// drain reads what follows a terminal event, briefly, so an HTTP/1.1
+// connection can return to the pool, then releases the request.
+func (x *exchange) drain(body io.ReadCloser) {
+	t := time.AfterFunc(drainTimeout, func() { x.cancel(errDone) })
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainLimit))
+	body.Close()
+	t.Stop()
+	x.cancel(errDone)
+}
+
+// failStream records the failure that ended the stream.
+func (x *exchange) failStream(err error) {
+	var cb *CallbackError
+	var big *tooLargeError
+	var se *streamError
+	switch {
+	case errors.As(err, &cb):
+		x.res.fail(CodeCallback, cb.Error())
+	case errors.As(err, &big):
+		x.res.fail(CodeEventTooLarge, big.Error())
+	case errors.As(err, &se):
+		x.res.fail(CodeStreamError, se.Error())
+	}
+	if code, msg, ok := contextCode(x.ctx); ok {
+		x.res.fail(code, msg)
+	}
+	if isDecodeError(err) {
+		x.res.fail(CodeProtocol, "content decoding failed: "+err.Error())
+	}
+	x.res.fail(CodeReset, "connection lost mid-stream: "+err.Error())
+}
+
+// result assembles the Result from the exchange's state.
+func (x *exchange) result() *Result {
+	r := x.res
+	if r.Failed() {
+		x.tl.complete = point{}
+	}
+	if s := x.stream; s != nil {
+		x.copyStream(s)
+	}
+	r.Timings = x.tl.timings()
+	r.UsefulReached = x.tl.useful.ok
+	if x.req.Pricing != nil {
+		r.Cost = x.req.Pricing.Cost(r.Usage)
+	}
+	if r.Marks == nil {
+		r.Marks = map[string]*float64{}
+		for _, n := range x.req.markNames() {
+			r.Marks[n] = nil
+		}
+	}
+	r.BytesSent = x.reqBytes
+	if x.meter != nil {
+		r.BytesReceived = responseHeaderSize(r) + x.meter.n.Load()
+	}
+	return r
+}
+
+// copyStream copies the stream's content and counts into the result.
+func (x *exchange) copyStream(s *stream) {
+	r := x.res
+	r.Text, r.Reasoning = s.content.text.String(), s.content.reasoning.String()
+	r.State, r.ToolCalls, r.Usage = s.content.state, s.content.toolCalls(), s.content.usage
+	r.EventsByKind = s.counts
+	r.Events, r.Heartbeats, r.EmptyEvents = s.seq, s.counts[Heartbeat], s.counts[Empty]
+	r.Marks = s.preds.results()
+	r.Dialect = s.cls.Dialect()
+}
+
+// requestSize estimates the bytes of an HTTP/1.1 request: request line,
+// headers (Host included), blank line and body.
+func requestSize(r *http.Request, body int) int64 {
+	n := len(r.Method) + 1 + len(r.URL.RequestURI()) + len(" HTTP/1.1\r\n")
+	n += len("Host: \r\n") + len(r.URL.Host)
+	n += headerSize(r.Header) + 2 + body
+	if body > 0 {
+		n += len("Content-Length: \r\n") + len(fmt.Sprint(body))
+	}
+	return int64(n)
+}
+
+// responseHeaderSize estimates the status line and headers of a response.
+func responseHeaderSize(r *Result) int64 {
+	if r.Status == 0 {
+		return 0
+	}
+	return int64(len(r.Proto) + len(" 200 ") + len(http.StatusText(r.Status)) + 2 + headerSize(r.Header) + 2)
+}
+
+// headerSize is the size of header lines "Key: value\r\n".
+func headerSize(h http.Header) int {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n
+}

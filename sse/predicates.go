@@ -1,0 +1,122 @@
+package sse
+
+import (
+	"fmt"
+	"time"
+)
+
+// predicates evaluates a request's useful predicate and marks after each
+// event, until each first holds.
+type predicates struct {
+	useful     Predicate // nil: the default of the detected dialect
+	usefulDone bool
+	names      []string
+	labels     []string // "marks.<name>", for callback errors
+	marks      []Predicate
+	reached    []point
+	left       int // marks not reached yet
+	json       *JSONTracker
+	ctx        PredicateContext
+	cls        *Classifier
+}
+
+// newPredicates binds the request's predicates; a JSON tracker is created
+// when any of them uses jsonFields.
+func newPredicates(req *Request, cls *Classifier) *predicates {
+	p := &predicates{useful: req.Useful, cls: cls, names: req.markNames()}
+	paths := map[string]bool{}
+	if p.useful != nil {
+		jsonPaths(p.useful, paths)
+	}
+	for _, n := range p.names {
+		p.marks = append(p.marks, req.Marks[n])
+		p.labels = append(p.labels, "marks."+n)
+		jsonPaths(req.Marks[n], paths)
+	}
+	p.reached, p.left = make([]point, len(p.marks)), len(p.marks)
+	if len(paths) > 0 {
+		list := make([]string, 0, len(paths))
+		for k := range paths {
+			list = append(list, k)
+		}
+		p.json = NewJSONTracker(list)
+	}
+	return p
+}
+
+// eval feeds the event's text to the JSON tracker and evaluates the
+// predicates not reached yet; a predicate's error ends the request.
+func (p *predicates) eval(ev *Event, s *stream) error {
+	if p.json != nil && ev.Text != "" {
+		p.json.Write(ev.Text)
+	}
+	if p.usefulDone && p.left == 0 {
+		return nil
+	}
+	p.ctx = PredicateContext{
+		State: s.content.state, Text: s.content.text.String(), Event: ev,
+		ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok,
+	}
+	if err := p.evalUseful(ev.At, s.tl); err != nil {
+		return err
+	}
+	return p.evalMarks(ev.At)
+}
+
+// evalUseful evaluates the useful predicate.
+func (p *predicates) evalUseful(at time.Duration, tl *timeline) error {
+	if p.usefulDone {
+		return nil
+	}
+	pred := p.useful
+	if pred == nil {
+		pred = DefaultUseful(p.cls.Dialect())
+	}
+	ok, err := evalNamed("useful", pred, &p.ctx)
+	if ok {
+		p.usefulDone = true
+		tl.useful.set(at)
+	}
+	return err
+}
+
+// evalMarks evaluates the marks not reached yet.
+func (p *predicates) evalMarks(at time.Duration) error {
+	for i, m := range p.marks {
+		if p.reached[i].ok {
+			continue
+		}
+		ok, err := evalNamed(p.labels[i], m, &p.ctx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			p.reached[i].set(at)
+			p.left--
+		}
+	}
+	return nil
+}
+
+// evalNamed evaluates a predicate; its errors and panics (function
+// predicates run user code) become *CallbackError named name.
+func evalNamed(name string, pred Predicate, c *PredicateContext) (ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ok, err = false, &CallbackError{Name: name, Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	if ok, err = pred.Eval(c); err != nil {
+		return false, &CallbackError{Name: name, Err: err}
+	}
+	return ok, nil
+}
+
+// results returns the marks' times keyed by name, nil when not reached.
+func (p *predicates) results() map[string]*float64 {
+	out := make(map[string]*float64, len(p.names))
+	for i, n := range p.names {
+		out[n] = p.reached[i].ms()
+	}
+	return out
+}
