@@ -90,6 +90,7 @@ func (e *execution) prepare() error {
 		run.Tags = metrics.Tags{}
 	}
 	run.Options = optionsMap(o)
+	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
 	run.Info = e
 	run.Abort = e.abort
 	tuple, err := o.ExecutionTuple()

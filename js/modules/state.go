@@ -28,6 +28,8 @@ type Run struct {
 	Options map[string]any
 	// Shared holds data built once and shared by all VUs (SharedArray).
 	Shared SharedStore
+	// InsecureSkipTLSVerify disables certificate checks of probes' clients.
+	InsecureSkipTLSVerify bool
 }
 
 // ExecutionInfo reports instance-wide execution counters.
