@@ -92,6 +92,9 @@ func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 // in exactly one outcome, recorded in the Result with the timings reached
 // so far.
 func (c *Client) Do(ctx context.Context, req *Request) (res *Result) {
+	if req == nil {
+		return &Result{ErrorCode: CodeInvalidRequest, Error: "nil request", State: map[string]any{}, Marks: map[string]*float64{}}
+	}
 	x := newExchange(c, req)
 	defer func() {
 		if r := recover(); r != nil {

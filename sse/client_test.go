@@ -278,6 +278,7 @@ func TestFailures(t *testing.T) {
 			Request{IdleTimeout: 150 * time.Millisecond}, CodeIdleTimeout, "", 200, true},
 		{"timeout", script{steps: []step{{0, textChunk("a")}, {100 * time.Millisecond, ": ping\n\n"}, {100 * time.Millisecond, ": ping\n\n"}, {100 * time.Millisecond, ": ping\n\n"}, {2 * time.Second, ""}}},
 			Request{Timeout: 250 * time.Millisecond, IdleTimeout: 200 * time.Millisecond}, CodeTimeout, "", 200, true},
+		{"timeout before headers", script{delay: 2 * time.Second}, Request{Timeout: 150 * time.Millisecond}, CodeTimeout, "", 0, false},
 		{"stream error", script{steps: now(readFixture(t, "openai_error.sse"))},
 			Request{}, CodeStreamError, "server_error: The server had an error", 200, true},
 		{"anthropic error", script{steps: now(readFixture(t, "anthropic_error.sse"))},
@@ -301,8 +302,8 @@ func TestFailures(t *testing.T) {
 			if (res.Timings.FirstText != nil) != tc.hasText {
 				t.Errorf("first_text %v, want reached=%v", res.Timings.FirstText, tc.hasText)
 			}
-			if tc.status != 0 && res.Timings.Headers == nil {
-				t.Error("headers timing lost")
+			if (tc.status != 0) != (res.Timings.Headers != nil) {
+				t.Errorf("headers timing %v with status %d", res.Timings.Headers, tc.status)
 			}
 			null(t, "complete", res.Timings.Complete)
 		})
@@ -517,4 +518,27 @@ func TestScheduleLag(t *testing.T) {
 	near(t, "schedule_lag", res.Timings.ScheduleLag, 120, 20)
 	res = do(t, srv.URL, Request{})
 	null(t, "schedule_lag", res.Timings.ScheduleLag)
+}
+
+// TestSlowCallbackKeepsStamps checks that a slow OnEvent callback does not
+// delay the stamps of events that arrive while it runs.
+func TestSlowCallbackKeepsStamps(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{
+		{0, textChunk("a")}, {50 * time.Millisecond, textChunk("b")}, {50 * time.Millisecond, ": ping\n\n"}, {0, doneChunk},
+	}})
+	var at []time.Duration
+	res := do(t, srv.URL, Request{OnEvent: func(ev *Event) error {
+		if ev.Seq == 1 {
+			time.Sleep(250 * time.Millisecond)
+		}
+		at = append(at, ev.At)
+		return nil
+	}})
+	if res.Failed() || len(at) != 4 {
+		t.Fatalf("%s %s, %d events", res.ErrorCode, res.Error, len(at))
+	}
+	near(t, "event 2", new(ms(at[1])), 50, tolerance)
+	near(t, "heartbeat", new(ms(at[2])), 100, tolerance)
+	near(t, "complete", res.Timings.Complete, 100, tolerance)
+	near(t, "max_gap", res.Timings.MaxGap, 50, tolerance)
 }

@@ -184,16 +184,14 @@ func (x *exchange) readStream(resp *http.Response, body io.Reader) {
 	x.stream = newStream(&x.req, &x.tl, x.clock)
 	err := x.stream.read(body)
 	idle.Stop()
-	if err != nil {
+	switch {
+	case err != nil:
 		x.failStream(err)
-		resp.Body.Close()
-		x.cancel(nil)
-		return
-	}
-	if x.stream.finished {
+	case x.stream.finished:
 		x.drainAfterEnd(resp.Body)
 		return
 	}
+	x.stream.stop()
 	resp.Body.Close()
 	x.cancel(nil)
 }
@@ -219,7 +217,7 @@ func (x *exchange) startIdleWatch() *time.Timer {
 // drainWait: servers usually end the body right after the terminal event,
 // and waiting that long returns the connection to the pool before the
 // caller's next request.
-func (x *exchange) drainAfterEnd(body io.ReadCloser) {
+func (x *exchange) drainAfterEnd(body io.Closer) {
 	done := make(chan struct{})
 	go func() {
 		x.drain(body)
@@ -233,11 +231,13 @@ func (x *exchange) drainAfterEnd(body io.ReadCloser) {
 	}
 }
 
-// drain reads what follows a terminal event, briefly, so an HTTP/1.1
-// connection can return to the pool, then releases the request.
-func (x *exchange) drain(body io.ReadCloser) {
+// drain reads what follows a terminal event (through the stream's reader,
+// the only one reading the body), briefly, so an HTTP/1.1 connection can
+// return to the pool, then releases the request.
+func (x *exchange) drain(body io.Closer) {
 	t := time.AfterFunc(drainTimeout, func() { x.cancel(errDone) })
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainLimit))
+	_, _ = io.Copy(io.Discard, io.LimitReader(x.stream.rest, drainLimit))
+	x.stream.stop()
 	body.Close()
 	t.Stop()
 	x.cancel(errDone)

@@ -25,9 +25,10 @@ const bom = "\xEF\xBB\xBF"
 // reach the caller in stream order.
 //
 // Timing: Arrival is the time of the underlying read that returned the bytes
-// being handed out, so an event dispatched from them is stamped with the
-// moment its last byte came off the network, not with the moment parsing or
-// a previous event's callback finished.
+// being handed out (or the stamp an arrivalReader gives them), so an event
+// dispatched from them is stamped with the moment its last byte came off the
+// network, not with the moment parsing or a previous event's callback
+// finished.
 type commentReader struct {
 	r         io.Reader
 	clock     func() time.Duration
@@ -65,7 +66,11 @@ func (c *commentReader) Read(p []byte) (int, error) {
 		return 0, c.err
 	}
 	n, err := c.r.Read(p)
-	c.Arrival = c.clock()
+	if ar, ok := c.r.(arrivalReader); ok {
+		c.Arrival = ar.arrival()
+	} else {
+		c.Arrival = c.clock()
+	}
 	if err != nil {
 		c.err = err
 	}

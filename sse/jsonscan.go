@@ -17,6 +17,15 @@ import (
 // Deeper documents are reported as invalid rather than risking deep recursion.
 const maxJSONDepth = 512
 
+// strPlain marks the bytes a JSON string may hold without a closer look:
+// everything but '"', '\\' and control characters.
+var strPlain = func() (t [256]bool) {
+	for i := range t {
+		t[i] = i >= 0x20 && i != '"' && i != '\\'
+	}
+	return t
+}()
+
 // jsonWS reports whether c is JSON insignificant whitespace.
 func jsonWS(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
@@ -30,58 +39,212 @@ func skipWS(s string, i int) int {
 	return i
 }
 
+// jsonCursor reads one JSON document in a single validating pass. Callers
+// walk objects and arrays with key and elem, and consume every value exactly
+// once: by descending into it, by str/int/raw, or by skip. Any syntax error
+// sets bad and moves the cursor to the end, so loops stop by themselves.
+type jsonCursor struct {
+	s     string
+	i     int
+	depth int
+	bad   bool
+}
+
+// fail marks the document invalid and ends the walk.
+func (c *jsonCursor) fail() {
+	c.bad, c.i = true, len(c.s)
+}
+
+// peek skips whitespace and returns the next byte, 0 at the end.
+func (c *jsonCursor) peek() byte {
+	c.i = skipWS(c.s, c.i)
+	if c.i >= len(c.s) {
+		return 0
+	}
+	return c.s[c.i]
+}
+
+// end reports whether the document was valid and nothing but whitespace
+// follows the consumed value.
+func (c *jsonCursor) end() bool {
+	return !c.bad && skipWS(c.s, c.i) == len(c.s)
+}
+
+// enter consumes an opening bracket; false (and bad) if another byte is next.
+func (c *jsonCursor) enter(open byte) bool {
+	if c.peek() != open || c.depth >= maxJSONDepth {
+		c.fail()
+		return false
+	}
+	c.i++
+	c.depth++
+	return true
+}
+
+// openObject consumes '{'.
+func (c *jsonCursor) openObject() bool { return c.enter('{') }
+
+// openArray consumes '['.
+func (c *jsonCursor) openArray() bool { return c.enter('[') }
+
+// more consumes the separator before member or element n of a container
+// closed by end: it reports false once the container closed (or on error).
+func (c *jsonCursor) more(n int, end byte) bool {
+	b := c.peek()
+	if b == end {
+		c.i++
+		c.depth--
+		return false
+	}
+	if n > 0 {
+		if b != ',' {
+			c.fail()
+			return false
+		}
+		c.i++
+		if c.peek() == end {
+			c.fail()
+			return false
+		}
+	}
+	return !c.bad
+}
+
+// key returns the raw key of member n (0 first) of the current object and
+// consumes the colon after it; ok is false once the object closed.
+func (c *jsonCursor) key(n int) (string, bool) {
+	if !c.more(n, '}') {
+		return "", false
+	}
+	if c.peek() != '"' {
+		c.fail()
+		return "", false
+	}
+	start := c.i + 1
+	c.skipString()
+	k := c.s[start:max(start, c.i-1)]
+	if c.peek() != ':' {
+		c.fail()
+		return "", false
+	}
+	c.i++
+	return k, true
+}
+
+// elem reports whether the current array has element n (0 first).
+func (c *jsonCursor) elem(n int) bool { return c.more(n, ']') }
+
+// skip consumes one value of any type.
+func (c *jsonCursor) skip() {
+	switch b := c.peek(); {
+	case b == '"':
+		c.skipString()
+	case b == '{':
+		c.openObject()
+		for n := 0; ; n++ {
+			if _, ok := c.key(n); !ok {
+				return
+			}
+			c.skip()
+		}
+	case b == '[':
+		c.openArray()
+		for n := 0; c.elem(n); n++ {
+			c.skip()
+		}
+	case b == '-' || (b >= '0' && b <= '9'):
+		c.skipNumber()
+	case b == 't':
+		c.literal("true")
+	case b == 'f':
+		c.literal("false")
+	case b == 'n':
+		c.literal("null")
+	default:
+		c.fail()
+	}
+}
+
+// raw consumes one value and returns its text.
+func (c *jsonCursor) raw() string {
+	start := skipWS(c.s, c.i)
+	c.skip()
+	if c.bad {
+		return ""
+	}
+	return c.s[start:c.i]
+}
+
+// str consumes one value and returns it decoded when it is a string.
+func (c *jsonCursor) str() (string, bool) {
+	if c.peek() != '"' {
+		c.skip()
+		return "", false
+	}
+	return jsonString(c.raw())
+}
+
+// int consumes one value and returns it when it is a number.
+func (c *jsonCursor) int() (int64, bool) {
+	b := c.peek()
+	v := c.raw()
+	if b != '-' && (b < '0' || b > '9') {
+		return 0, false
+	}
+	return jsonInt(v)
+}
+
+// literal consumes the literal lit.
+func (c *jsonCursor) literal(lit string) {
+	if !strings.HasPrefix(c.s[c.i:], lit) {
+		c.fail()
+		return
+	}
+	c.i += len(lit)
+}
+
+// skipString consumes the string whose opening quote is at c.i.
+func (c *jsonCursor) skipString() {
+	s, i := c.s, c.i+1
+	for {
+		for i < len(s) && strPlain[s[i]] {
+			i++
+		}
+		if i >= len(s) || s[i] < 0x20 {
+			c.fail()
+			return
+		}
+		if s[i] == '"' {
+			c.i = i + 1
+			return
+		}
+		n := escapeLen(s, i)
+		if n < 0 {
+			c.fail()
+			return
+		}
+		i += n
+	}
+}
+
+// skipNumber consumes the JSON number at c.i.
+func (c *jsonCursor) skipNumber() {
+	if end := skipNumber(c.s, c.i); end >= 0 {
+		c.i = end
+		return
+	}
+	c.fail()
+}
+
 // skipValue returns the index just past the JSON value that starts at s[i]
 // (leading whitespace allowed), or -1 when the value is not valid JSON.
 func skipValue(s string, i, depth int) int {
-	i = skipWS(s, i)
-	if i >= len(s) {
+	c := jsonCursor{s: s, i: i, depth: depth}
+	c.skip()
+	if c.bad {
 		return -1
 	}
-	switch c := s[i]; {
-	case c == '"':
-		return skipString(s, i)
-	case c == '{':
-		return skipObject(s, i, depth+1)
-	case c == '[':
-		return skipArray(s, i, depth+1)
-	case c == '-' || (c >= '0' && c <= '9'):
-		return skipNumber(s, i)
-	case c == 't':
-		return skipLiteral(s, i, "true")
-	case c == 'f':
-		return skipLiteral(s, i, "false")
-	case c == 'n':
-		return skipLiteral(s, i, "null")
-	}
-	return -1
-}
-
-// skipLiteral returns the index past lit at s[i], or -1.
-func skipLiteral(s string, i int, lit string) int {
-	if strings.HasPrefix(s[i:], lit) {
-		return i + len(lit)
-	}
-	return -1
-}
-
-// skipString returns the index past the string whose opening quote is s[i],
-// or -1 when it is unterminated, holds a raw control character or a bad escape.
-func skipString(s string, i int) int {
-	for i++; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
-			return -1
-		case c == '\\':
-			n := escapeLen(s, i)
-			if n < 0 {
-				return -1
-			}
-			i += n - 1
-		}
-	}
-	return -1
+	return c.i
 }
 
 // escapeLen returns the length of the escape sequence at s[i] (a backslash),
@@ -94,13 +257,8 @@ func escapeLen(s string, i int) int {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		return 2
 	case 'u':
-		if i+6 > len(s) {
+		if hex4(s, i+2) < 0 {
 			return -1
-		}
-		for _, c := range []byte(s[i+2 : i+6]) {
-			if hexVal(c) < 0 {
-				return -1
-			}
 		}
 		return 6
 	}
@@ -134,11 +292,11 @@ func skipNumber(s string, i int) int {
 		return -1
 	}
 	if i < len(s) && s[i] == '.' {
-		if j := skipDigits(s, i+1); j > i+1 {
-			i = j
-		} else {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
 			return -1
 		}
+		i = j
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
@@ -162,164 +320,79 @@ func skipDigits(s string, i int) int {
 	return i
 }
 
-// skipObject returns the index past the object whose '{' is s[i], or -1.
-func skipObject(s string, i, depth int) int {
-	if depth > maxJSONDepth {
-		return -1
-	}
-	it := jsonObject{s: s, i: i + 1, depth: depth, first: true}
-	for {
-		if _, _, ok := it.next(); !ok {
-			break
-		}
-	}
-	if it.bad {
-		return -1
-	}
-	return it.i
-}
-
-// skipArray returns the index past the array whose '[' is s[i], or -1.
-func skipArray(s string, i, depth int) int {
-	if depth > maxJSONDepth {
-		return -1
-	}
-	it := jsonArray{s: s, i: i + 1, depth: depth, first: true}
-	for {
-		if _, ok := it.next(); !ok {
-			break
-		}
-	}
-	if it.bad {
-		return -1
-	}
-	return it.i
-}
-
-// jsonObject iterates over the members of a JSON object, validating as it goes.
+// jsonObject iterates over the members of a JSON object, returning raw
+// values, for the paths that are not hot.
 type jsonObject struct {
-	s     string
-	i     int // next byte to read; past the closing brace once done
-	depth int
-	first bool
-	done  bool
-	bad   bool
+	c    jsonCursor
+	n    int
+	done bool
 }
 
 // parseObject starts iterating the object that must be the whole of s
 // (surrounding whitespace allowed). ok is false when s does not start with '{'.
 func parseObject(s string) (it jsonObject, ok bool) {
-	i := skipWS(s, 0)
-	if i >= len(s) || s[i] != '{' {
+	it.c = jsonCursor{s: s}
+	if it.c.peek() != '{' {
 		return jsonObject{}, false
 	}
-	return jsonObject{s: s, i: i + 1, depth: 1, first: true}, true
+	it.c.openObject()
+	return it, true
 }
 
 // next returns the next member: its raw key (without quotes, escapes kept)
-// and its raw value. ok is false at the end of the object or on invalid input
-// (then bad is set).
+// and its raw value. ok is false at the end of the object or on invalid input.
 func (it *jsonObject) next() (key, val string, ok bool) {
 	if it.done {
 		return "", "", false
 	}
-	s, i := it.s, skipWS(it.s, it.i)
-	if i < len(s) && s[i] == '}' && it.first {
-		it.i, it.done = i+1, true
+	key, ok = it.c.key(it.n)
+	if !ok {
+		it.done = true
 		return "", "", false
 	}
-	if !it.first {
-		if i < len(s) && s[i] == '}' {
-			it.i, it.done = i+1, true
-			return "", "", false
-		}
-		if i >= len(s) || s[i] != ',' {
-			return it.fail()
-		}
-		i = skipWS(s, i+1)
+	it.n++
+	val = it.c.raw()
+	if it.c.bad {
+		it.done = true
+		return "", "", false
 	}
-	it.first = false
-	if i >= len(s) || s[i] != '"' {
-		return it.fail()
-	}
-	ke := skipString(s, i)
-	if ke < 0 {
-		return it.fail()
-	}
-	key = s[i+1 : ke-1]
-	i = skipWS(s, ke)
-	if i >= len(s) || s[i] != ':' {
-		return it.fail()
-	}
-	vs := skipWS(s, i+1)
-	ve := skipValue(s, vs, it.depth)
-	if ve < 0 {
-		return it.fail()
-	}
-	it.i = ve
-	return key, s[vs:ve], true
-}
-
-// fail marks the iteration as ended on invalid input.
-func (it *jsonObject) fail() (string, string, bool) {
-	it.done, it.bad = true, true
-	return "", "", false
+	return key, val, true
 }
 
 // valid reports whether the object ended well and nothing but whitespace
 // follows it. Call it after next returned false.
-func (it *jsonObject) valid() bool {
-	return !it.bad && it.done && skipWS(it.s, it.i) == len(it.s)
-}
+func (it *jsonObject) valid() bool { return it.done && it.c.end() }
 
-// jsonArray iterates over the elements of a JSON array, validating as it goes.
+// jsonArray iterates over the elements of a JSON array as raw values.
 type jsonArray struct {
-	s     string
-	i     int
-	depth int
-	first bool
-	done  bool
-	bad   bool
+	c    jsonCursor
+	n    int
+	done bool
 }
 
 // parseArray starts iterating the array that is the raw value s.
 func parseArray(s string) (it jsonArray, ok bool) {
-	i := skipWS(s, 0)
-	if i >= len(s) || s[i] != '[' {
+	it.c = jsonCursor{s: s}
+	if it.c.peek() != '[' {
 		return jsonArray{}, false
 	}
-	return jsonArray{s: s, i: i + 1, depth: 1, first: true}, true
+	it.c.openArray()
+	return it, true
 }
 
 // next returns the next raw element; ok is false at the end or on invalid input.
 func (it *jsonArray) next() (val string, ok bool) {
-	if it.done {
+	if it.done || !it.c.elem(it.n) {
+		it.done = true
 		return "", false
 	}
-	s, i := it.s, skipWS(it.s, it.i)
-	if i < len(s) && s[i] == ']' {
-		it.i, it.done = i+1, true
+	it.n++
+	val = it.c.raw()
+	if it.c.bad {
+		it.done = true
 		return "", false
 	}
-	if !it.first {
-		if i >= len(s) || s[i] != ',' {
-			it.done, it.bad = true, true
-			return "", false
-		}
-		i = skipWS(s, i+1)
-		if i < len(s) && s[i] == ']' {
-			it.done, it.bad = true, true
-			return "", false
-		}
-	}
-	it.first = false
-	ve := skipValue(s, i, it.depth)
-	if ve < 0 {
-		it.done, it.bad = true, true
-		return "", false
-	}
-	it.i = ve
-	return s[i:ve], true
+	return val, true
 }
 
 // jsonString decodes the raw JSON string value v (with quotes). It allocates
@@ -499,7 +572,7 @@ func decodeMap(v string) (map[string]any, bool) {
 	for k, raw, ok := it.next(); ok; k, raw, ok = it.next() {
 		m[jsonKey(k)], _ = decodeAny(raw)
 	}
-	return m, !it.bad
+	return m, !it.c.bad
 }
 
 // decodeSlice decodes the raw JSON array v.
@@ -513,5 +586,5 @@ func decodeSlice(v string) ([]any, bool) {
 		x, _ := decodeAny(raw)
 		out = append(out, x)
 	}
-	return out, !it.bad
+	return out, !it.c.bad
 }

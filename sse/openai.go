@@ -6,151 +6,207 @@ package sse
 // delta.reasoning are reasoning; delta.tool_calls are tool-call deltas. A
 // usage member sets usage; a non-null error member is a stream error;
 // "[DONE]" ends the stream. Role-only chunks, empty deltas and "{}" are empty.
+// The chunk is read in one validating pass, without allocating unless a
+// string holds escapes.
 func classifyOpenAI(ev *Event) {
 	if ev.Data == "[DONE]" {
 		ev.Kind = Done
 		return
 	}
-	it, ok := parseObject(ev.Data)
-	if !ok {
+	c := jsonCursor{s: ev.Data}
+	if c.peek() != '{' {
 		invalid(ev, "data is not a JSON object")
 		return
 	}
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			break
+		}
 		switch k {
 		case "choices":
-			openaiChoices(ev, v)
+			openaiChoices(&c, ev)
 		case "usage":
-			openaiUsage(ev, v)
+			openaiUsage(&c, ev)
 		case "error":
-			if !isNull(v) {
+			if v := c.raw(); v != "null" {
 				ev.Error = clip(errorValue(v), maxErrorLen)
 			}
+		default:
+			c.skip()
 		}
 	}
-	if !it.valid() {
+	if !c.end() {
 		invalid(ev, "invalid JSON")
 		return
 	}
 	ev.Kind = kindOf(ev)
 }
 
-// openaiChoices reads the choice with index 0 of a choices array.
-func openaiChoices(ev *Event, raw string) {
-	arr, ok := parseArray(raw)
-	if !ok {
+// openaiChoices reads a choices array; the choice with index 0 fills ev.
+func openaiChoices(c *jsonCursor, ev *Event) {
+	if c.peek() != '[' {
+		c.skip()
 		return
 	}
-	for v, ok := arr.next(); ok; v, ok = arr.next() {
-		if choiceIndex(v) == 0 {
-			openaiChoice(ev, v)
-			return
-		}
+	c.openArray()
+	for n := 0; c.elem(n); n++ {
+		openaiChoice(c, ev)
 	}
 }
 
-// choiceIndex returns a choice's index member, 0 when absent.
-func choiceIndex(raw string) int64 {
-	it, _ := parseObject(raw)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
-		if k == "index" {
-			n, _ := jsonInt(v)
-			return n
-		}
+// openaiChoice reads one choice. Its index may follow its delta, so the
+// delta is read first and dropped afterwards when the index is not 0.
+func openaiChoice(c *jsonCursor, ev *Event) {
+	if c.peek() != '{' {
+		c.skip()
+		return
 	}
-	return 0
-}
-
-// openaiChoice reads one choice: its delta, or its text (legacy completions).
-func openaiChoice(ev *Event, raw string) {
-	it, _ := parseObject(raw)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+	text, reasoning, tools := ev.Text, ev.Reasoning, len(ev.Tools)
+	var index int64
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			break
+		}
 		switch k {
+		case "index":
+			index, _ = c.int()
 		case "delta", "message":
-			openaiDelta(ev, v)
+			openaiDelta(c, ev)
 		case "text":
-			ev.Text, _ = jsonString(v)
+			if s, ok := c.str(); ok {
+				ev.Text += s
+			}
+		default:
+			c.skip()
 		}
+	}
+	if index != 0 {
+		ev.Text, ev.Reasoning, ev.Tools = text, reasoning, ev.Tools[:tools]
 	}
 }
 
 // openaiDelta reads a choice's delta.
-func openaiDelta(ev *Event, raw string) {
-	it, _ := parseObject(raw)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+func openaiDelta(c *jsonCursor, ev *Event) {
+	if c.peek() != '{' {
+		c.skip()
+		return
+	}
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			return
+		}
 		switch k {
 		case "content", "refusal":
-			if s, ok := jsonString(v); ok {
+			if s, ok := c.str(); ok {
 				ev.Text += s
 			}
 		case "reasoning_content", "reasoning":
-			if s, ok := jsonString(v); ok {
+			if s, ok := c.str(); ok {
 				ev.Reasoning += s
 			}
 		case "tool_calls":
-			openaiToolCalls(ev, v)
+			openaiToolCalls(c, ev)
+		default:
+			c.skip()
 		}
 	}
 }
 
 // openaiToolCalls reads the tool-call deltas of a delta.
-func openaiToolCalls(ev *Event, raw string) {
-	arr, ok := parseArray(raw)
-	if !ok {
+func openaiToolCalls(c *jsonCursor, ev *Event) {
+	if c.peek() != '[' {
+		c.skip()
 		return
 	}
-	for v, ok := arr.next(); ok; v, ok = arr.next() {
-		var tc ToolCall
-		it, _ := parseObject(v)
-		for k, x, ok := it.next(); ok; k, x, ok = it.next() {
-			switch k {
-			case "index":
-				n, _ := jsonInt(x)
-				tc.Index = int(n)
-			case "id":
-				tc.ID, _ = jsonString(x)
-			case "function":
-				tc.Name, tc.Arguments = openaiFunction(x)
-			}
+	c.openArray()
+	for n := 0; c.elem(n); n++ {
+		if c.peek() != '{' {
+			c.skip()
+			continue
 		}
-		ev.Tools = append(ev.Tools, tc)
+		ev.Tools = append(ev.Tools, openaiToolCall(c))
+	}
+}
+
+// openaiToolCall reads one tool-call delta object.
+func openaiToolCall(c *jsonCursor) (tc ToolCall) {
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			return tc
+		}
+		switch k {
+		case "index":
+			i, _ := c.int()
+			tc.Index = int(i)
+		case "id":
+			tc.ID, _ = c.str()
+		case "function":
+			tc.Name, tc.Arguments = openaiFunction(c)
+		default:
+			c.skip()
+		}
 	}
 }
 
 // openaiFunction returns a tool-call delta's function name and arguments.
-func openaiFunction(raw string) (name, args string) {
-	it, _ := parseObject(raw)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+func openaiFunction(c *jsonCursor) (name, args string) {
+	if c.peek() != '{' {
+		c.skip()
+		return "", ""
+	}
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			return name, args
+		}
 		switch k {
 		case "name":
-			name, _ = jsonString(v)
+			name, _ = c.str()
 		case "arguments":
-			args, _ = jsonString(v)
+			args, _ = c.str()
+		default:
+			c.skip()
 		}
 	}
-	return name, args
 }
 
 // openaiUsage reads a usage object: prompt_tokens, completion_tokens and
-// completion_tokens_details.reasoning_tokens.
-func openaiUsage(ev *Event, raw string) {
-	it, ok := parseObject(raw)
-	if !ok {
+// completion_tokens_details.reasoning_tokens (input_tokens, output_tokens
+// and output_tokens_details of the Responses API are read as well).
+func openaiUsage(c *jsonCursor, ev *Event) {
+	if c.peek() != '{' {
+		c.skip()
 		return
 	}
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+	c.openObject()
+	for n := 0; ; n++ {
+		k, ok := c.key(n)
+		if !ok {
+			return
+		}
 		switch k {
 		case "prompt_tokens", "input_tokens":
-			ev.usage.InputTokens, _ = jsonInt(v)
+			ev.usage.InputTokens, _ = c.int()
 			ev.usageSet |= usageInput
 		case "completion_tokens", "output_tokens":
-			ev.usage.OutputTokens, _ = jsonInt(v)
+			ev.usage.OutputTokens, _ = c.int()
 			ev.usageSet |= usageOutput
 		case "completion_tokens_details", "output_tokens_details":
-			if r, ok := lookupPath(v, []string{"reasoning_tokens"}); ok {
+			if r, ok := lookupPath(c.raw(), []string{"reasoning_tokens"}); ok {
 				ev.usage.ReasoningTokens, _ = jsonInt(r)
 				ev.usageSet |= usageReasoning
 			}
+		default:
+			c.skip()
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 // response, a file, a pipe) exactly as Client.Do reads a response body after
 // its headers: same parsing, classification, predicates and outcome. Times
 // are measured from the call; Headers, Status and the timeouts do not apply.
+// r is read up to the terminal event; when the request runs callbacks, a
+// goroutine reading r may stay blocked in r.Read until r returns.
 func ReadStream(r io.Reader, req *Request) *Result {
 	x := newExchange(nil, req)
 	x.markSent()
@@ -22,6 +24,7 @@ func ReadStream(r io.Reader, req *Request) *Result {
 	if err := x.stream.read(x.meter); err != nil {
 		x.failStream(err)
 	}
+	x.stream.stop()
 	return x.result()
 }
 
@@ -55,6 +58,9 @@ type stream struct {
 
 	queueField []string // nil once the queue time is known or disabled
 	finished   bool     // a terminal event arrived
+
+	rest io.Reader // what is left of the body, to drain after the end
+	stop func()    // releases the reading goroutine, if any
 }
 
 // newStream prepares the reading of one response.
@@ -72,7 +78,16 @@ func newStream(req *Request, tl *timeline, clock func() time.Duration) *stream {
 
 // read consumes the body until a terminal event, the clean end of the body,
 // or a failure, which it returns. At a clean end it records complete.
+//
+// When the request runs callbacks, the body is read on a goroutine of its
+// own (stampedReader) so that a slow callback does not delay the stamps of
+// bytes arriving while it runs.
 func (s *stream) read(body io.Reader) error {
+	s.rest, s.stop = body, func() {}
+	if s.req.runsCallbacks() {
+		sr := newStampedReader(body, s.clock)
+		s.rest, s.stop, body = sr, sr.close, sr
+	}
 	cr := newCommentReader(body, s.clock, s.onComment)
 	for e, err := range gosse.Read(cr, &gosse.ReadConfig{MaxEventSize: s.req.MaxEventSize}) {
 		if err != nil {

@@ -85,8 +85,8 @@ func (r *Request) withDefaults() Request {
 	if c.MaxEventSize == 0 {
 		c.MaxEventSize = DefaultMaxEventSize
 	}
-	if c.Dialect == "" {
-		c.Dialect = DialectAuto
+	if d, err := ParseDialect(string(c.Dialect)); err == nil {
+		c.Dialect = d
 	}
 	return c
 }

@@ -27,6 +27,7 @@ type script struct {
 	gzip   bool // gzip the body, flushing the compressor at every step
 	reset  bool // hijack and close the connection after the steps
 	onConn func(http.ConnState)
+	delay  time.Duration // wait before the headers
 }
 
 // sent records when a scripted server wrote each step, since the request
@@ -76,6 +77,9 @@ func serve(t testing.TB, sc script) (*httptest.Server, *sent) {
 // play writes the script through the ResponseWriter.
 func play(w http.ResponseWriter, r *http.Request, sc script, rec *sent) {
 	start := time.Now()
+	if !sleepCtx(r, sc.delay) {
+		return
+	}
 	setHeaders(w.Header(), sc)
 	if sc.gzip {
 		w.Header().Set("Content-Encoding", "gzip")
