@@ -542,3 +542,62 @@ func TestSlowCallbackKeepsStamps(t *testing.T) {
 	near(t, "complete", res.Timings.Complete, 100, tolerance)
 	near(t, "max_gap", res.Timings.MaxGap, 50, tolerance)
 }
+
+// TestStopAndOpen checks OnOpen and ending a stream cleanly with ErrStop,
+// from an event, from a comment, and from OnOpen.
+func TestStopAndOpen(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, roleChunk + ": c\n\n" + textChunk("a")}, {100 * time.Millisecond, textChunk("b")}, {0, doneChunk}}})
+	cases := []struct {
+		name     string
+		open     func(int, http.Header) error
+		stopAt   func(*Event) bool
+		events   int
+		text     string
+		code     string
+		complete bool
+	}{
+		{"no stop", nil, func(*Event) bool { return false }, 5, "ab", "", true},
+		{"stop at text", nil, func(ev *Event) bool { return ev.Kind == Text }, 3, "a", "", false},
+		{"stop at comment", nil, func(ev *Event) bool { return ev.Comment == "c" }, 2, "", "", false},
+		{"stop at done", nil, func(ev *Event) bool { return ev.Kind == Done }, 5, "ab", "", true},
+		{"stop at open", func(int, http.Header) error { return ErrStop }, nil, 0, "", "", false},
+		{"open error", func(int, http.Header) error { return errors.New("nope") }, nil, 0, "", CodeCallback, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opened := 0
+			open := tc.open
+			if open == nil {
+				open = func(status int, h http.Header) error {
+					if status == 200 && h.Get("Content-Type") == "text/event-stream" {
+						opened++
+					}
+					return nil
+				}
+			}
+			req := Request{OnOpen: open}
+			if tc.stopAt != nil {
+				req.OnEvent = func(ev *Event) error {
+					if tc.stopAt(ev) {
+						return ErrStop
+					}
+					return nil
+				}
+			}
+			start := time.Now()
+			res := do(t, srv.URL, req)
+			if res.ErrorCode != tc.code || res.Events != tc.events || res.Text != tc.text || (res.Timings.Complete != nil) != tc.complete {
+				t.Errorf("code %q (%s) events %d text %q complete %v", res.ErrorCode, res.Error, res.Events, res.Text, res.Timings.Complete)
+			}
+			if tc.open == nil && opened != 1 {
+				t.Errorf("OnOpen called %d times", opened)
+			}
+			if !tc.complete && time.Since(start) > 90*time.Millisecond {
+				t.Errorf("stopping took %v", time.Since(start))
+			}
+			if strings.Contains(tc.name, "error") && !strings.Contains(res.Error, "onOpen callback failed: nope") {
+				t.Errorf("error %q", res.Error)
+			}
+		})
+	}
+}

@@ -98,7 +98,8 @@
 //
 // # Outcomes
 //
-// Every request ends in exactly one outcome. Success has ErrorCode "";
+// Every request ends in exactly one outcome. Success has ErrorCode "" (a
+// callback returning ErrStop ends the stream as a success);
 // otherwise ErrorCode is one of the codes below, Error says more, and the
 // timings reached before the failure are kept (complete stays nil).
 //
@@ -121,8 +122,9 @@
 //	event_too_large  an event exceeded Request.MaxEventSize
 //	stream_error     the stream reported an error (OpenAI {"error": …},
 //	                 Anthropic error event, event type error)
-//	callback_error   Request.OnEvent or a function predicate returned an
-//	                 error or panicked; Error names the callback
+//	callback_error   Request.OnOpen, Request.OnEvent or a function
+//	                 predicate returned an error or panicked; Error names
+//	                 the callback (onOpen, onEvent, useful, marks.<name>)
 //	canceled         the caller's context ended (the iteration was
 //	                 interrupted)
 //	internal_error   a bug in this package (recovered panic)

@@ -38,6 +38,11 @@ var (
 	ErrInvalidPredicate = errors.New("usefulsse: invalid predicate")
 	// ErrInvalidRequest wraps errors about a request's settings.
 	ErrInvalidRequest = errors.New("usefulsse: invalid request")
+	// ErrStop, returned by Request.OnOpen or Request.OnEvent, ends the
+	// stream without failure: the client closed it (xk6-sse's
+	// client.close()). The event in hand is still applied; complete is
+	// reached only if that event was terminal.
+	ErrStop = errors.New("usefulsse: stream closed by the client")
 
 	errTimeout     = errors.New("timeout")
 	errIdleTimeout = errors.New("idle timeout")
@@ -47,7 +52,8 @@ var (
 // CallbackError is the error of a user callback (Request.OnEvent or a
 // FuncPredicate) that ended a request.
 type CallbackError struct {
-	// Name names the callback: "onEvent", "useful" or "marks.<name>".
+	// Name names the callback: "onOpen", "onEvent", "useful" or
+	// "marks.<name>".
 	Name string
 	// Err is what the callback returned (or the value it panicked with).
 	Err error

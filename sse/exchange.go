@@ -140,6 +140,7 @@ func (x *exchange) receive(resp *http.Response) {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		x.failStatus(resp, body)
 	case !x.checkContentType(resp):
+	case !x.open(resp):
 	default:
 		x.readStream(resp, body)
 		return
@@ -175,6 +176,22 @@ func (x *exchange) checkContentType(resp *http.Response) bool {
 		x.res.fail(CodeContentType, fmt.Sprintf("content type %q is not text/event-stream", ct))
 	}
 	return false
+}
+
+// open runs Request.OnOpen; it reports whether to read the stream.
+func (x *exchange) open(resp *http.Response) bool {
+	if x.req.OnOpen == nil {
+		return true
+	}
+	_, err := callSafely("onOpen", func() (struct{}, error) {
+		return struct{}{}, x.req.OnOpen(resp.StatusCode, resp.Header)
+	})
+	if err != nil && !errors.Is(err, ErrStop) {
+		var cb *CallbackError
+		errors.As(err, &cb)
+		x.res.fail(CodeCallback, cb.Error())
+	}
+	return err == nil
 }
 
 // readStream reads the events under the idle timeout, then settles the

@@ -58,6 +58,7 @@ type stream struct {
 
 	queueField []string // nil once the queue time is known or disabled
 	finished   bool     // a terminal event arrived
+	stopped    bool     // a callback returned ErrStop
 
 	rest io.Reader // what is left of the body, to drain after the end
 	stop func()    // releases the reading goroutine, if any
@@ -90,15 +91,21 @@ func (s *stream) read(body io.Reader) error {
 	}
 	cr := newCommentReader(body, s.clock, s.onComment)
 	for e, err := range gosse.Read(cr, &gosse.ReadConfig{MaxEventSize: s.req.MaxEventSize}) {
+		if s.stopped {
+			return nil // a comment's callback returned ErrStop
+		}
 		if err != nil {
 			return s.readError(err, cr)
 		}
-		if err := s.onEvent(e, cr.Arrival); err != nil {
+		if err := s.onEvent(e, cr.Arrival); err != nil && !s.stopped {
 			return err
 		}
-		if s.finished {
+		if s.finished || s.stopped {
 			return nil
 		}
+	}
+	if s.stopped {
+		return nil
 	}
 	if cr.err != nil && !errors.Is(cr.err, io.EOF) {
 		return cr.err
@@ -151,12 +158,26 @@ func (s *stream) handle(ev *Event) error {
 	if err := s.preds.eval(ev, s); err != nil {
 		return err
 	}
-	if s.req.OnEvent != nil {
-		if _, err := callSafely("onEvent", func() (struct{}, error) { return struct{}{}, s.req.OnEvent(ev) }); err != nil {
-			return err
-		}
+	if err := s.callOnEvent(ev); err != nil {
+		return err
 	}
 	return s.end(ev)
+}
+
+// callOnEvent runs Request.OnEvent; ErrStop marks the stream stopped.
+func (s *stream) callOnEvent(ev *Event) error {
+	if s.req.OnEvent == nil {
+		return nil
+	}
+	_, err := callSafely("onEvent", func() (struct{}, error) { return struct{}{}, s.req.OnEvent(ev) })
+	if errors.Is(err, ErrStop) {
+		if err := s.end(ev); err != nil {
+			return err
+		}
+		s.stopped = true
+		return ErrStop // ends a read inside commentReader; the loop sees stopped
+	}
+	return err
 }
 
 // readQueue takes the queue time from an event while it is unknown, from

@@ -57,10 +57,15 @@ type Request struct {
 	// AcceptContentTypes lists media types accepted besides
 	// text/event-stream; "type/*" and "*/*" match families.
 	AcceptContentTypes []string
+	// OnOpen, when set, is called once the response headers arrived and
+	// passed the status and content-type checks, before any event. An
+	// error (or panic) ends the request with callback_error; ErrStop ends
+	// it cleanly.
+	OnOpen func(status int, header http.Header) error
 	// OnEvent, when set, is called for every event after it was timestamped
 	// and classified, and after the predicates ran. The event is reused
 	// after the call. An error (or panic) ends the request with
-	// callback_error.
+	// callback_error; ErrStop ends the stream cleanly.
 	OnEvent func(ev *Event) error
 	// ScheduledAt is when the iteration was due; zero leaves
 	// Timings.ScheduleLag nil.
