@@ -2,6 +2,7 @@ package sse
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
@@ -153,4 +154,21 @@ func ExampleReadStream() {
 	res := ReadStream(strings.NewReader(body), &Request{})
 	fmt.Println(res.Dialect, res.Text, res.EventsByKind.Map()["empty"], res.ErrorCode == "")
 	// Output: openai Hello 1 true
+}
+
+// BenchmarkClientDo measures one whole request over loopback HTTP/1.1 with
+// a kept-alive connection: 20 OpenAI chunks and a heartbeat comment, server
+// included (both share the process).
+func BenchmarkClientDo(b *testing.B) {
+	body := ": ping\n\n" + string(openAIStream(20, 130))
+	srv, _ := serve(b, script{steps: now(body)})
+	c := NewClient(ClientOptions{})
+	req := Request{URL: srv.URL, Dialect: DialectOpenAI}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := req
+		if res := c.Do(context.Background(), &r); res.Failed() || res.Events != 23 {
+			b.Fatalf("%s %s %d", res.ErrorCode, res.Error, res.Events)
+		}
+	}
 }
