@@ -494,8 +494,8 @@ func TestRequestHeadersAndBody(t *testing.T) {
 		fmt.Fprint(w, "data: x\n\n")
 	}))
 	defer srv.Close()
-	res := do(t, srv.URL, Request{Body: []byte(`{"q":1}`), Header: http.Header{"X-Tenant": {"t1"}}})
-	if got.Method != "POST" || got.Header.Get("Accept") != "text/event-stream" || got.Header.Get("X-Tenant") != "t1" || string(body) != `{"q":1}` {
+	res := do(t, srv.URL, Request{Body: []byte(`{"q":1}`), Header: http.Header{"X-Tenant": {"t1"}, "Host": {"assistant.test"}}})
+	if got.Method != "POST" || got.Host != "assistant.test" || got.Header.Get("Accept") != "text/event-stream" || got.Header.Get("X-Tenant") != "t1" || string(body) != `{"q":1}` {
 		t.Errorf("method %s headers %v body %q", got.Method, got.Header, body)
 	}
 	near(t, "queue", res.Timings.Queue, 12.5, 0.001)

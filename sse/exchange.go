@@ -100,6 +100,10 @@ func (x *exchange) newHTTPRequest() (*http.Request, error) {
 	if x.req.Header != nil {
 		hreq.Header = x.req.Header.Clone()
 	}
+	if host := hreq.Header.Get("Host"); host != "" {
+		hreq.Host = host // net/http sends r.Host, not Header["Host"]
+		hreq.Header.Del("Host")
+	}
 	setDefault(hreq.Header, "Accept", "text/event-stream")
 	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
 	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
