@@ -3,17 +3,21 @@ GO ?= go
 BIN ?= bin/usefullatency
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test bench fuzz clean
+.PHONY: build test types bench fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
 
 # The whole suite: vet, every package's tests (end-to-end ones run the built
 # binary), and the race detector on the concurrent core.
-test:
+test: types
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/...
+	$(GO) test -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/... ./sse/...
+
+# The TypeScript declarations of k6/x/usefulsse and k6/x/sse, checked by tsc.
+types:
+	cd types && npm ci --no-audit --no-fund --loglevel=error && node_modules/.bin/tsc -p .
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build

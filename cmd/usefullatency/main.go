@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	// Registers k6/x/usefulsse and k6/x/sse, the way xk6 links an extension.
+	_ "github.com/usefullatency/usefullatency"
 )
 
 func main() {

@@ -1,0 +1,24 @@
+// A script written for the xk6-sse extension, unchanged.
+import sse from 'k6/x/sse';
+import { check } from 'k6';
+
+export const options = { iterations: 2, thresholds: { checks: ['rate==1'] } };
+
+export default function () {
+  const events = [];
+  let opened = false;
+  const response = sse.open(`${__ENV.SSE_URL}/business`, { method: 'POST', body: '{}', tags: { bucket: 'compat' } }, function (client) {
+    client.on('open', function () { opened = true; });
+    client.on('event', function (event) {
+      events.push(event);
+      if (event.data.includes('decision')) client.close();
+    });
+    client.on('error', function (e) { console.log('error', e.error()); });
+  });
+  check(response, {
+    'status is 200': (r) => r && r.status === 200,
+    'opened': () => opened,
+    'events have id, name, data, comment': () => events.length > 0 && events.every((e) => 'id' in e && 'name' in e && 'data' in e && 'comment' in e),
+    'closed at the decision': () => events[events.length - 1].data.includes('decision'),
+  });
+}

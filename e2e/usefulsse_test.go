@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sseServer serves raw SSE bytes with controlled gaps, one handler per
+// dialect and failure, for the scripts in testdata/usefulsse.
+func sseServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/business", streamHandler([]step{
+		{0, `data: {"delta": "", "business_state": {"queue_ms": 12}}` + "\n\n"},
+		{10 * time.Millisecond, `data: {"delta": "  "}` + "\n\n"},
+		{40 * time.Millisecond, ": ping\n\n"},
+		{100 * time.Millisecond, `data: {"delta": "Checking your order "}` + "\n\n"},
+		{50 * time.Millisecond, ": ping\n\n"},
+		{150 * time.Millisecond, `data: {"delta": "- refundable.", "business_state": {"decision": "refund", "reason": "within 30 days"}}` + "\n\n"},
+		{50 * time.Millisecond, `data: {"business_state": {"next_step": "click refund"}}` + "\n\n"},
+		{20 * time.Millisecond, "event: done\ndata: {}\n\n"},
+	}))
+	mux.HandleFunc("/openai", streamHandler([]step{
+		{0, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}` + "\n\n"},
+		{30 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{"reasoning_content":"thinking..."}}]}` + "\n\n"},
+		{30 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"lookup","arguments":"{\"id\""}}]}}]}` + "\n\n"},
+		{10 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":":42}"}}]}}]}` + "\n\n"},
+		{30 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{"content":"Hello"}}]}` + "\n\n"},
+		{10 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{"content":" world"}}]}` + "\n\n"},
+		{10 * time.Millisecond, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n"},
+		{0, `data: {"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}` + "\n\n"},
+		{0, "data: [DONE]\n\n"},
+	}))
+	mux.HandleFunc("/anthropic", streamHandler([]step{
+		{0, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":7,\"output_tokens\":1}}}\n\n"},
+		{10 * time.Millisecond, "event: ping\ndata: {\"type\": \"ping\"}\n\n"},
+		{10 * time.Millisecond, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n"},
+		{10 * time.Millisecond, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hmm\"}}\n\n"},
+		{10 * time.Millisecond, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"},
+		{10 * time.Millisecond, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"},
+		{10 * time.Millisecond, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n"},
+		{10 * time.Millisecond, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\" there\"}}\n\n"},
+		{0, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n"},
+		{0, "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\n"},
+		{0, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"},
+	}))
+	mux.HandleFunc("/status500", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `{"error": "overloaded"}`)
+	})
+	mux.HandleFunc("/wrongtype", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html></html>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// step is a chunk of raw bytes written after a pause.
+type step struct {
+	after time.Duration
+	raw   string
+}
+
+// streamHandler writes the steps as text/event-stream, flushing each.
+func streamHandler(steps []step) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		fl := w.(http.Flusher)
+		fl.Flush()
+		for _, s := range steps {
+			select {
+			case <-time.After(s.after):
+			case <-r.Context().Done():
+				return
+			}
+			fmt.Fprint(w, s.raw)
+			fl.Flush()
+		}
+	}
+}
+
+func TestUsefulSSEProbe(t *testing.T) {
+	t.Parallel()
+	srv := sseServer(t)
+	out := filepath.Join(t.TempDir(), "export.json")
+	r := invocation{args: []string{"run", "-q", "--summary-export", out, script("usefulsse/probe.js")},
+		env: []string{"SSE_URL=" + srv.URL}}.run(t)
+	r.wantCode(t, 0)
+	exp := export(t, out)
+	useful := number(t, exp, "metrics", "usefulsse_useful{bucket:qa}", "avg")
+	if useful < 330 || useful > 600 {
+		t.Errorf("useful avg = %.1f ms, want about 350 ms (the server sends the next step at 400 ms minus the first event)", useful)
+	}
+	firstText := number(t, exp, "metrics", "usefulsse_first_text{bucket:qa}", "avg")
+	if firstText < 140 || firstText > 300 {
+		t.Errorf("first_text avg = %.1f ms, want about 150 ms", firstText)
+	}
+	if n := number(t, exp, "metrics", "http_reqs", "count"); n != 3+2*2+3+0 {
+		t.Errorf("http_reqs = %v, want 10", n)
+	}
+	if f := number(t, exp, "metrics", "usefulsse_failed", "passes"); f != 3 {
+		t.Errorf("usefulsse_failed passes = %v, want the 3 failing requests", f)
+	}
+	if !strings.Contains(r.stdout, "STREAMING") || !strings.Contains(r.stdout, "usefulsse_useful") {
+		t.Errorf("the summary lacks the streaming block:\n%s", r.stdout)
+	}
+}
+
+func TestXK6SSECompat(t *testing.T) {
+	t.Parallel()
+	srv := sseServer(t)
+	out := filepath.Join(t.TempDir(), "export.json")
+	r := invocation{args: []string{"run", "-q", "--summary-export", out, script("usefulsse/compat.js")},
+		env: []string{"SSE_URL=" + srv.URL}}.run(t)
+	r.wantCode(t, 0)
+	if n := number(t, export(t, out), "metrics", "usefulsse_events", "count"); n == 0 {
+		t.Error("xk6-sse scripts must feed the usefulsse metrics")
+	}
+}

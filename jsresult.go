@@ -1,0 +1,51 @@
+package usefullatency
+
+import (
+	"strings"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/sse"
+)
+
+// resultValue is the JavaScript view of a result, with the names of
+// PRODUCT.md: times in float milliseconds, null when never reached.
+func resultValue(rt *sobek.Runtime, r *sse.Result) sobek.Value {
+	headers := make(map[string]any, len(r.Header))
+	for k, v := range r.Header {
+		headers[k] = strings.Join(v, ", ")
+	}
+	tools := make([]any, len(r.ToolCalls))
+	for i, t := range r.ToolCalls {
+		tools[i] = map[string]any{"index": t.Index, "id": t.ID, "name": t.Name, "arguments": t.Arguments}
+	}
+	marks := make(map[string]any, len(r.Marks))
+	for k, v := range r.Marks {
+		marks[k] = msValue(v)
+	}
+	tm := r.Timings
+	return rt.ToValue(map[string]any{
+		"status": r.Status, "proto": r.Proto, "headers": headers, "error": r.Error, "error_code": r.ErrorCode,
+		"url": r.URL, "dialect": string(r.Dialect), "text": r.Text, "reasoning": r.Reasoning, "state": r.State,
+		"tool_calls": tools, "cost": r.Cost,
+		"usage": map[string]any{
+			"input_tokens": r.Usage.InputTokens, "output_tokens": r.Usage.OutputTokens,
+			"reasoning_tokens": r.Usage.ReasoningTokens,
+		},
+		"events": r.Events, "heartbeats": r.Heartbeats, "empty_events": r.EmptyEvents,
+		"useful_reached": r.UsefulReached,
+		"timings": map[string]any{
+			"schedule_lag": msValue(tm.ScheduleLag), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),
+			"first_event": msValue(tm.FirstEvent), "first_text": msValue(tm.FirstText), "useful": msValue(tm.Useful),
+			"complete": msValue(tm.Complete), "max_gap": msValue(tm.MaxGap),
+		},
+		"marks": marks,
+	})
+}
+
+// msValue returns the milliseconds, or nil (null) when never reached.
+func msValue(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}

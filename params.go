@@ -1,0 +1,208 @@
+package usefullatency
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/sse"
+)
+
+// paramKeys are the params a request accepts; others are an error.
+var paramKeys = map[string]bool{
+	"headers": true, "tags": true, "name": true, "timeout": true, "idleTimeout": true, "dialect": true,
+	"useful": true, "marks": true, "queue": true, "onEvent": true, "maxEventSize": true, "pricing": true,
+	"contentTypes": true,
+}
+
+// buildRequest turns the JavaScript arguments of a request into an
+// sse.Request and the request's own metric tags (params.tags, name,
+// method). Every invalid param is reported before anything is sent.
+func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run runner) (*sse.Request, map[string]string, error) {
+	req := &sse.Request{Method: method, URL: url, Header: http.Header{}}
+	var err error
+	if req.Body, err = requestBody(body, req.Header); err != nil {
+		return nil, nil, err
+	}
+	tags := map[string]string{"name": url, "method": method}
+	if p := object(rt, params); p != nil {
+		if err := applyParams(rt, p, req, tags, run); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := req.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return req, tags, nil
+}
+
+// applyParams reads every param of p into req and tags.
+func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[string]string, run runner) error {
+	for _, key := range p.Keys() {
+		if !paramKeys[key] {
+			return fmt.Errorf("usefulsse: unknown param %q", key)
+		}
+		v := p.Get(key)
+		if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+			continue
+		}
+		if err := applyParam(rt, key, v, req, tags, run); err != nil {
+			return fmt.Errorf("usefulsse: params.%s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// applyParam reads one param.
+func applyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string, run runner) (err error) {
+	switch key {
+	case "headers":
+		for k, val := range stringMap(rt, v) {
+			req.Header.Set(k, val)
+		}
+	case "tags":
+		for k, val := range stringMap(rt, v) {
+			tags[k] = val
+		}
+	case "name":
+		tags["name"] = v.String()
+	case "timeout":
+		req.Timeout, err = duration(v)
+	case "idleTimeout":
+		req.IdleTimeout, err = duration(v)
+	case "dialect":
+		req.Dialect, err = sse.ParseDialect(v.String())
+	case "useful":
+		req.Useful, err = sse.ParsePredicate(predicateSpec(rt, v, "useful", run))
+	case "marks":
+		req.Marks, err = marks(rt, v, run)
+	case "queue":
+		req.Queue, err = sse.ParseQueueSource(v.Export())
+	case "onEvent":
+		req.OnEvent, err = onEvent(rt, v, run)
+	case "maxEventSize":
+		req.MaxEventSize, err = byteSize(v)
+	case "pricing":
+		req.Pricing, err = pricing(v)
+	case "contentTypes":
+		req.AcceptContentTypes, err = stringList(v)
+	}
+	return err
+}
+
+// requestBody encodes a string, an ArrayBuffer (or typed array) or an
+// object (as JSON, with Content-Type application/json unless set).
+func requestBody(body sobek.Value, h http.Header) ([]byte, error) {
+	if body == nil || sobek.IsUndefined(body) || sobek.IsNull(body) {
+		return nil, nil
+	}
+	switch b := body.Export().(type) {
+	case string:
+		return []byte(b), nil
+	case sobek.ArrayBuffer:
+		return b.Bytes(), nil
+	case []byte:
+		return b, nil
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			return nil, fmt.Errorf("usefulsse: the body can't be sent as JSON: %w", err)
+		}
+		h.Set("Content-Type", "application/json")
+		return data, nil
+	}
+}
+
+// object returns v as an object, or nil for undefined and null.
+func object(rt *sobek.Runtime, v sobek.Value) *sobek.Object {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+		return nil
+	}
+	return v.ToObject(rt)
+}
+
+// stringMap reads an object of strings.
+func stringMap(rt *sobek.Runtime, v sobek.Value) map[string]string {
+	obj := v.ToObject(rt)
+	out := make(map[string]string, len(obj.Keys()))
+	for _, k := range obj.Keys() {
+		out[k] = obj.Get(k).String()
+	}
+	return out
+}
+
+// duration reads a duration string ("30s", "1m") or milliseconds.
+func duration(v sobek.Value) (time.Duration, error) {
+	if s, ok := v.Export().(string); ok {
+		return options.ParseDuration(s)
+	}
+	ms := v.ToFloat()
+	if ms < 0 {
+		return 0, fmt.Errorf("%v must not be negative", ms)
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// byteSize reads "1MiB", "64KiB" or a number of bytes.
+func byteSize(v sobek.Value) (int, error) {
+	if s, ok := v.Export().(string); ok {
+		return sse.ParseByteSize(s)
+	}
+	return int(v.ToInteger()), nil
+}
+
+// stringList reads an array of strings.
+func stringList(v sobek.Value) ([]string, error) {
+	list, ok := v.Export().([]any)
+	if !ok {
+		return nil, fmt.Errorf("want an array of strings")
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("element %d is not a string", i)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// pricing reads {inputPer1M, outputPer1M, perRequest}.
+func pricing(v sobek.Value) (*sse.Pricing, error) {
+	m, ok := v.Export().(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want an object {inputPer1M, outputPer1M, perRequest}")
+	}
+	p := &sse.Pricing{}
+	for k, x := range m {
+		f, ok := toFloat(x)
+		if !ok {
+			return nil, fmt.Errorf("%s must be a number", k)
+		}
+		switch k {
+		case "inputPer1M":
+			p.InputPer1M = f
+		case "outputPer1M":
+			p.OutputPer1M = f
+		case "perRequest":
+			p.PerRequest = f
+		default:
+			return nil, fmt.Errorf("unknown key %q; want inputPer1M, outputPer1M, perRequest", k)
+		}
+	}
+	return p, nil
+}
+
+func toFloat(x any) (float64, bool) {
+	switch n := x.(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}

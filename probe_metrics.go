@@ -1,0 +1,110 @@
+package usefullatency
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/sse"
+)
+
+// probeMetrics are the metrics every streaming request feeds: the
+// usefulsse_* family of PRODUCT.md and k6's HTTP request counters.
+type probeMetrics struct {
+	queue, headers, firstEvent, firstText, useful, complete, maxGap, mark *metrics.Metric
+	usefulReached, failed                                                 *metrics.Metric
+	events, heartbeats, emptyEvents, tokens, cost                         *metrics.Metric
+	httpReqs, httpReqFailed, dataSent, dataReceived                       *metrics.Metric
+}
+
+// registerProbeMetrics registers the probe's metrics in reg (idempotent).
+func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
+	trend := func(name string) *metrics.Metric { return reg.MustNewMetric(name, metrics.Trend, metrics.Time) }
+	counter := func(name string, vt ...metrics.ValueType) *metrics.Metric {
+		return reg.MustNewMetric(name, metrics.Counter, vt...)
+	}
+	rate := func(name string) *metrics.Metric { return reg.MustNewMetric(name, metrics.Rate) }
+	return &probeMetrics{
+		queue: trend("usefulsse_queue"), headers: trend("usefulsse_headers"),
+		firstEvent: trend("usefulsse_first_event"), firstText: trend("usefulsse_first_text"),
+		useful: trend("usefulsse_useful"), complete: trend("usefulsse_complete"),
+		maxGap: trend("usefulsse_max_gap"), mark: trend("usefulsse_mark"),
+		usefulReached: rate("usefulsse_useful_reached"), failed: rate("usefulsse_failed"),
+		events: counter("usefulsse_events"), heartbeats: counter("usefulsse_heartbeats"),
+		emptyEvents: counter("usefulsse_empty_events"), tokens: counter("usefulsse_tokens"),
+		cost: counter("usefulsse_cost"),
+		httpReqs: counter("http_reqs"), httpReqFailed: rate("http_req_failed"),
+		dataSent: counter("data_sent", metrics.Data), dataReceived: counter("data_received", metrics.Data),
+	}
+}
+
+// requestTags are the tags of a request's samples: the VU's tags, the
+// request's own tags, name and method, then the status (and error_code)
+// once the response is known.
+func requestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
+	tags := base.With("status", strconv.Itoa(res.Status))
+	if res.ErrorCode != "" {
+		tags = tags.With("error_code", res.ErrorCode)
+	}
+	return tags
+}
+
+// samples returns the samples of one finished request. A time never
+// reached pushes no sample.
+func (m *probeMetrics) samples(res *sse.Result, base metrics.Tags, at time.Time) []metrics.Sample {
+	tags := requestTags(base, res)
+	out := make([]metrics.Sample, 0, 20)
+	add := func(metric *metrics.Metric, t metrics.Tags, v float64) {
+		out = append(out, metrics.Sample{Metric: metric, Tags: t, Time: at, Value: v})
+	}
+	tm := res.Timings
+	for _, tr := range []struct {
+		metric *metrics.Metric
+		v      *float64
+	}{{m.queue, tm.Queue}, {m.headers, tm.Headers}, {m.firstEvent, tm.FirstEvent}, {m.firstText, tm.FirstText},
+		{m.useful, tm.Useful}, {m.complete, tm.Complete}, {m.maxGap, tm.MaxGap}} {
+		if tr.v != nil {
+			add(tr.metric, tags, *tr.v)
+		}
+	}
+	for _, name := range metrics.SortedNames(res.Marks) {
+		if v := res.Marks[name]; v != nil {
+			add(m.mark, tags.With("mark", name), *v)
+		}
+	}
+	add(m.usefulReached, tags, boolValue(res.UsefulReached))
+	add(m.failed, tags, boolValue(res.Failed()))
+	add(m.events, tags, float64(res.Events))
+	add(m.heartbeats, tags, float64(res.Heartbeats))
+	add(m.emptyEvents, tags, float64(res.EmptyEvents))
+	m.tokenSamples(res, tags, add)
+	add(m.httpReqs, tags, 1)
+	add(m.httpReqFailed, tags, boolValue(res.Failed()))
+	add(m.dataSent, tags, float64(res.BytesSent))
+	add(m.dataReceived, tags, float64(res.BytesReceived))
+	return out
+}
+
+// tokenSamples adds usefulsse_tokens per kind and usefulsse_cost, when the
+// stream reported them.
+func (m *probeMetrics) tokenSamples(res *sse.Result, tags metrics.Tags, add func(*metrics.Metric, metrics.Tags, float64)) {
+	u := res.Usage
+	for _, t := range []struct {
+		kind string
+		n    int64
+	}{{"input", u.InputTokens}, {"output", u.OutputTokens}, {"reasoning", u.ReasoningTokens}} {
+		if t.n > 0 {
+			add(m.tokens, tags.With("kind", t.kind), float64(t.n))
+		}
+	}
+	if res.Cost > 0 {
+		add(m.cost, tags, res.Cost)
+	}
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

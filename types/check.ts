@@ -1,0 +1,40 @@
+// Compiles the declarations against typical uses; `make test` runs tsc on it.
+import usefulsse, { Result, request, requestAsync } from 'k6/x/usefulsse';
+import sse from 'k6/x/sse';
+
+const r: Result = usefulsse.post('http://127.0.0.1:8099/chat', { bucket: 'qa', question: 'refund?' }, {
+  dialect: 'business',
+  tags: { bucket: 'qa' },
+  timeout: '30s',
+  useful: { fields: ['decision', 'reason', 'next_step'] },
+  marks: {
+    fallback: { field: 'handoff', equals: true },
+    json: { jsonFields: ['decision'] },
+    either: { any: [{ text: 'refund' }, { event: 'tool' }] },
+    custom: (ctx) => ctx.text.length > 10 && ctx.elapsed_ms < 5000,
+  },
+  onEvent: (ev) => { if (ev.kind === 'error') console.log(ev.data); },
+  pricing: { inputPer1M: 0.5, outputPer1M: 1.5 },
+  maxEventSize: '2MiB',
+});
+const useful: number | null = r.timings.useful;
+const fallback: number | null = r.marks['fallback'];
+const tokens: number = r.usage.output_tokens + r.usage.input_tokens;
+
+export async function streams(): Promise<number> {
+  const [a, b] = await Promise.all([
+    requestAsync('POST', 'http://127.0.0.1:8099/v1/chat/completions', '{}', { dialect: 'openai' }),
+    requestAsync('POST', 'http://127.0.0.1:8099/v1/messages', new ArrayBuffer(2), { dialect: 'anthropic' }),
+  ]);
+  return (a.timings.first_text ?? 0) + (b.timings.first_text ?? 0) + request('GET', 'http://x').events;
+}
+
+const res = sse.open('http://127.0.0.1:8099/chat', { method: 'POST', body: '{}', headers: {}, tags: { a: 'b' } }, (client) => {
+  client.on('open', () => {});
+  client.on('event', (e) => { if (e.id === '4') client.close(); });
+  client.on('error', (e) => console.log(e.error()));
+});
+const status: number = res.status + (useful ?? 0) + (fallback ?? 0) + tokens;
+export { status };
+
+declare const console: { log(...args: unknown[]): void };

@@ -1,0 +1,158 @@
+/**
+ * Type declarations for the `k6/x/usefulsse` module of usefullatency: a
+ * streaming probe that reads Server-Sent Events and records when the stream
+ * moved, when visible text started, when the answer became useful and when it
+ * completed.
+ */
+declare module 'k6/x/usefulsse' {
+  /** A duration: a Go-style string ('1m30s', '500ms') or milliseconds. */
+  export type Duration = string | number;
+
+  /** The stream dialect; `auto` detects it from the first events. */
+  export type Dialect = 'auto' | 'business' | 'openai' | 'anthropic' | 'raw';
+
+  /** The kind every SSE event is classified into, exactly one each. */
+  export type EventKind =
+    | 'heartbeat' | 'empty' | 'text' | 'reasoning' | 'tool' | 'state' | 'done' | 'error' | 'invalid';
+
+  /** What a predicate function sees. */
+  export interface PredicateContext {
+    /** The business state merged from all events so far. */
+    state: Record<string, unknown>;
+    /** The visible text so far. */
+    text: string;
+    /** The event being evaluated. */
+    event: StreamEvent;
+    /** Milliseconds from the moment the request was sent to the event. */
+    elapsed_ms: number;
+  }
+
+  /** A declarative predicate (evaluated in Go) or a function. */
+  export type Predicate =
+    | { fields: string[] }
+    | { field: string; equals: unknown }
+    | { text: string }
+    | { jsonFields: string[] }
+    | { event: EventKind | string }
+    | { any: Predicate[] }
+    | { all: Predicate[] }
+    | ((ctx: PredicateContext) => boolean);
+
+  /** Where the server reports its queue time. */
+  export type QueueSource =
+    | string
+    | { header: string; metric?: string }
+    | { field: string };
+
+  export interface Pricing {
+    /** Cost of one million input tokens. */
+    inputPer1M?: number;
+    /** Cost of one million output tokens. */
+    outputPer1M?: number;
+    /** Fixed cost of one request. */
+    perRequest?: number;
+  }
+
+  export interface Params {
+    /** Request headers; `Accept: text/event-stream` unless set. */
+    headers?: Record<string, string>;
+    /** Extra metric tags, e.g. `{ bucket: 'single_tool' }`. */
+    tags?: Record<string, string>;
+    /** Value of the `name` tag; defaults to the URL. */
+    name?: string;
+    /** Deadline for the whole exchange; default '60s'. */
+    timeout?: Duration;
+    /** Longest silence allowed after the headers; default '30s'. */
+    idleTimeout?: Duration;
+    /** Default 'auto'. */
+    dialect?: Dialect;
+    /** The first actionable moment; defaults per dialect. */
+    useful?: Predicate;
+    /** Named milestones, each with its first-true time. */
+    marks?: Record<string, Predicate>;
+    /** Default: Server-Timing `queue;dur=`, else the field `queue_ms`. */
+    queue?: QueueSource;
+    /** Called for every event after it was timestamped. */
+    onEvent?: (event: StreamEvent) => void;
+    /** Largest accepted event: bytes or '1MiB', '64KiB'; default '1MiB'. */
+    maxEventSize?: number | string;
+    /** Prices that turn token usage into `cost`. */
+    pricing?: Pricing;
+    /** Content types accepted besides text/event-stream. */
+    contentTypes?: string[];
+  }
+
+  /** One SSE event as the probe classified it. */
+  export interface StreamEvent {
+    kind: EventKind;
+    /** The SSE event type ('message' when unnamed; '' for comments). */
+    type: string;
+    id: string;
+    data: string;
+    comment: string;
+    /** Visible text this event added. */
+    text: string;
+    reasoning: string;
+    /** Milliseconds from the moment the request was sent. */
+    elapsed_ms: number;
+  }
+
+  /** Milliseconds from the moment the request was sent; null when never reached. */
+  export interface Timings {
+    schedule_lag: number | null;
+    queue: number | null;
+    headers: number | null;
+    first_event: number | null;
+    first_text: number | null;
+    useful: number | null;
+    complete: number | null;
+    max_gap: number | null;
+  }
+
+  export interface ToolCall {
+    index: number;
+    id: string;
+    name: string;
+    arguments: string;
+  }
+
+  export interface Result {
+    status: number;
+    proto: string;
+    headers: Record<string, string>;
+    error: string;
+    error_code: string;
+    url: string;
+    text: string;
+    reasoning: string;
+    state: Record<string, unknown>;
+    tool_calls: ToolCall[];
+    usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
+    cost: number;
+    events: number;
+    heartbeats: number;
+    empty_events: number;
+    timings: Timings;
+    marks: Record<string, number | null>;
+  }
+
+  /** A request body: a string, bytes, or an object sent as JSON. */
+  export type Body = string | ArrayBuffer | object | null;
+
+  /** Sends a request and blocks the VU until the stream ended. */
+  export function request(method: string, url: string, body?: Body, params?: Params): Result;
+  /** `request('POST', …)`. */
+  export function post(url: string, body?: Body, params?: Params): Result;
+  /** `request('GET', …)`. */
+  export function get(url: string, params?: Params): Result;
+  /** Like request, without blocking: one VU can hold several streams. */
+  export function requestAsync(method: string, url: string, body?: Body, params?: Params): Promise<Result>;
+
+  const usefulsse: {
+    request: typeof request;
+    post: typeof post;
+    get: typeof get;
+    requestAsync: typeof requestAsync;
+  };
+  export default usefulsse;
+}

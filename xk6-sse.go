@@ -1,0 +1,185 @@
+package usefullatency
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/sse"
+)
+
+// compat is the k6/x/sse module of one VU: the API of the community xk6-sse
+// extension — sse.open(url, params, (client) => {…}) with client.on('open'
+// | 'event' | 'error', fn) and client.close() — measured by the same probe,
+// so scripts written for it run unchanged and get the usefulsse metrics.
+type compat struct{ probe *probe }
+
+func newCompat(vu modules.VU) modules.Instance {
+	return &compat{probe: newProbe(vu).(*probe)}
+}
+
+// Exports returns open, as the default export's method and by name.
+func (c *compat) Exports() modules.Exports {
+	named := map[string]any{"open": c.open}
+	return modules.Exports{Default: named, Named: named}
+}
+
+// compatParamKeys are the params xk6-sse defines, plus timeout.
+var compatParamKeys = map[string]bool{"method": true, "body": true, "headers": true, "tags": true, "timeout": true}
+
+// compatClient is the client object handed to the setup function.
+type compatClient struct {
+	handlers map[string][]sobek.Callable
+	closed   bool
+}
+
+// open sends the request, runs setup(client), then delivers events to the
+// client's handlers until the stream ends or client.close() is called. It
+// returns {url, status, headers, error}.
+func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
+	p := c.probe
+	rt := p.vu.Runtime()
+	params, setup, err := compatArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	req, tags, err := compatRequest(rt, url, params)
+	if err != nil {
+		return nil, err
+	}
+	cl := &compatClient{handlers: map[string][]sobek.Callable{}}
+	if _, err := setup(sobek.Undefined(), c.clientValue(cl)); err != nil {
+		return nil, err
+	}
+	req.OnOpen = func(int, http.Header) error { return cl.emit("open") }
+	req.OnEvent = func(ev *sse.Event) error { return cl.deliver(rt, ev) }
+	call, err := p.prepareRequest(req, tags)
+	if err != nil {
+		return nil, err
+	}
+	res := p.httpClient().Do(p.vu.Context(), call.req)
+	p.record(call, res)
+	if res.Failed() && res.ErrorCode != "callback_error" {
+		if err := cl.emit("error", rt.ToValue(compatError(res.Error))); err != nil {
+			return nil, err
+		}
+	}
+	if res.ErrorCode == "callback_error" {
+		return nil, errors.New(res.Error)
+	}
+	return compatResponse(rt, res), nil
+}
+
+// compatArgs splits (params, setup) or (setup).
+func compatArgs(args []sobek.Value) (sobek.Value, sobek.Callable, error) {
+	var params, setupV sobek.Value
+	switch len(args) {
+	case 1:
+		params, setupV = sobek.Undefined(), args[0]
+	case 2:
+		params, setupV = args[0], args[1]
+	default:
+		return nil, nil, errors.New("sse.open(url, [params], setup): wrong number of arguments")
+	}
+	setup, ok := sobek.AssertFunction(setupV)
+	if !ok {
+		return nil, nil, errors.New("sse.open: the last argument must be a function")
+	}
+	return params, setup, nil
+}
+
+// compatRequest builds the request from xk6-sse params: method (GET),
+// body, headers, tags, timeout. The dialect is auto-detected.
+func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (*sse.Request, map[string]string, error) {
+	req := &sse.Request{Method: http.MethodGet, URL: url, Header: http.Header{}}
+	tags := map[string]string{"name": url}
+	if p := object(rt, params); p != nil {
+		for _, k := range p.Keys() {
+			if !compatParamKeys[k] {
+				return nil, nil, errors.New("sse.open: unknown param " + k)
+			}
+			if err := applyCompatParam(rt, k, p.Get(k), req, tags); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	tags["method"] = req.Method
+	return req, tags, req.Validate()
+}
+
+func applyCompatParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string) (err error) {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+		return nil
+	}
+	switch key {
+	case "method":
+		req.Method = strings.TrimSpace(v.String())
+	case "body":
+		req.Body = []byte(strings.TrimSpace(v.String()))
+	case "timeout":
+		req.Timeout, err = duration(v)
+	default:
+		return applyParam(rt, key, v, req, tags, direct)
+	}
+	return err
+}
+
+// clientValue is the JS client: on(name, fn) and close().
+func (c *compat) clientValue(cl *compatClient) *sobek.Object {
+	obj := c.probe.vu.Runtime().NewObject()
+	_ = obj.Set("on", func(name string, fn sobek.Value) {
+		if f, ok := sobek.AssertFunction(fn); ok {
+			cl.handlers[name] = append(cl.handlers[name], f)
+		}
+	})
+	_ = obj.Set("close", func() { cl.closed = true })
+	return obj
+}
+
+// emit calls the handlers of name.
+func (cl *compatClient) emit(name string, args ...sobek.Value) error {
+	for _, h := range cl.handlers[name] {
+		if _, err := h(sobek.Undefined(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deliver hands an event to the 'event' handlers as xk6-sse shapes it:
+// {id, name, data, comment}; comment lines arrive as events with only
+// comment set. After client.close() the stream ends cleanly.
+func (cl *compatClient) deliver(rt *sobek.Runtime, ev *sse.Event) error {
+	if cl.closed {
+		return sse.ErrStop
+	}
+	obj := rt.NewObject()
+	_ = obj.Set("id", ev.ID)
+	_ = obj.Set("name", ev.Type)
+	_ = obj.Set("data", ev.Data)
+	_ = obj.Set("comment", ev.Comment)
+	if err := cl.emit("event", obj); err != nil {
+		return err
+	}
+	if cl.closed {
+		return sse.ErrStop
+	}
+	return nil
+}
+
+// compatError is the error object handed to 'error' handlers: e.error()
+// returns the message.
+type compatError string
+
+func (e compatError) Error() string { return string(e) }
+
+// compatResponse is {url, status, headers, error}.
+func compatResponse(rt *sobek.Runtime, r *sse.Result) sobek.Value {
+	headers := make(map[string]any, len(r.Header))
+	for k, v := range r.Header {
+		headers[k] = strings.Join(v, ", ")
+	}
+	return rt.ToValue(map[string]any{"url": r.URL, "status": r.Status, "headers": headers, "error": r.Error})
+}
