@@ -32,7 +32,7 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 		usefulReached: rate("usefulsse_useful_reached"), failed: rate("usefulsse_failed"),
 		events: counter("usefulsse_events"), heartbeats: counter("usefulsse_heartbeats"),
 		emptyEvents: counter("usefulsse_empty_events"), tokens: counter("usefulsse_tokens"),
-		cost: counter("usefulsse_cost"),
+		cost:     counter("usefulsse_cost"),
 		httpReqs: counter("http_reqs"), httpReqFailed: rate("http_req_failed"),
 		dataSent: counter("data_sent", metrics.Data), dataReceived: counter("data_received", metrics.Data),
 	}
