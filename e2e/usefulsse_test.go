@@ -104,11 +104,11 @@ func TestUsefulSSEProbe(t *testing.T) {
 	if firstText < 140 || firstText > 300 {
 		t.Errorf("first_text avg = %.1f ms, want about 150 ms", firstText)
 	}
-	if n := number(t, exp, "metrics", "http_reqs", "count"); n != 3+2*2+3+0 {
-		t.Errorf("http_reqs = %v, want 10", n)
+	if n := number(t, exp, "metrics", "http_reqs", "count"); n != 3+2*2+5 {
+		t.Errorf("http_reqs = %v, want 12", n)
 	}
-	if f := number(t, exp, "metrics", "usefulsse_failed", "passes"); f != 3 {
-		t.Errorf("usefulsse_failed passes = %v, want the 3 failing requests", f)
+	if f := number(t, exp, "metrics", "usefulsse_failed", "passes"); f != 5 {
+		t.Errorf("usefulsse_failed passes = %v, want the 5 failing requests", f)
 	}
 	if !strings.Contains(r.stdout, "STREAMING") || !strings.Contains(r.stdout, "usefulsse_useful") {
 		t.Errorf("the summary lacks the streaming block:\n%s", r.stdout)

@@ -72,10 +72,14 @@ export function failures() {
   const r500 = usefulsse.get(`${base}/status500`, { tags: { bucket: 'fail' } });
   const wrong = usefulsse.get(`${base}/wrongtype`, { tags: { bucket: 'fail' } });
   const refused = usefulsse.get('http://127.0.0.1:1/none', { tags: { bucket: 'fail' }, timeout: '2s' });
+  const thrown = usefulsse.get(`${base}/business`, { tags: { bucket: 'fail' }, onEvent: () => { throw new Error('boom'); } });
+  const badPredicate = usefulsse.get(`${base}/business`, { tags: { bucket: 'fail' }, useful: () => { throw new Error('bad'); } });
   check(null, {
     'non-2xx keeps the status': () => r500.status === 500 && r500.error_code === 'http_status' && r500.error.includes('overloaded'),
     'wrong content type named': () => wrong.error_code === 'content_type' && wrong.error.includes('text/html'),
-    'refused connection': () => refused.error_code !== '' && refused.timings.first_event === null,
+    'refused connection': () => refused.error_code === 'connect_error' && refused.timings.first_event === null,
+    'a throwing onEvent ends only its request': () => thrown.error_code === 'callback_error' && thrown.error.includes('onEvent') && thrown.timings.first_event !== null,
+    'a throwing predicate names it': () => badPredicate.error_code === 'callback_error' && badPredicate.error.includes('useful'),
   });
   let threw = false;
   try {
