@@ -113,6 +113,15 @@ func TestUsefulSSEProbe(t *testing.T) {
 	if !strings.Contains(r.stdout, "STREAMING") || !strings.Contains(r.stdout, "usefulsse_useful") {
 		t.Errorf("the summary lacks the streaming block:\n%s", r.stdout)
 	}
+	if !strings.Contains(r.stdout, "WHERE THE TIME GOES") || !strings.Contains(r.stdout, "qa: 3 requests, useful reached 100.00%, failed 0.00%") {
+		t.Errorf("the summary lacks the per-bucket table:\n%s", r.stdout)
+	}
+	if p95 := number(t, exp, "usefulsse_buckets", "qa", "useful", "p95"); p95 < 380 || p95 > 600 {
+		t.Errorf("usefulsse_buckets.qa.useful.p95 = %v, want about 400", p95)
+	}
+	if f := number(t, exp, "usefulsse_buckets", "fail", "failed"); f != 1 {
+		t.Errorf("usefulsse_buckets.fail.failed = %v, want 1", f)
+	}
 }
 
 func TestXK6SSECompat(t *testing.T) {

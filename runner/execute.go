@@ -12,8 +12,10 @@ import (
 
 	"github.com/usefullatency/usefullatency/executor"
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/summary"
 )
 
 // ExitSetupTimeout and ExitTeardownTimeout are k6's codes for a setup() or
@@ -42,6 +44,9 @@ type execution struct {
 	setupJSON []byte
 	nextVU    atomic.Int64
 	tuple     options.Tuple
+	// streaming breaks the usefulsse metrics down per bucket; nil when the
+	// script does not use the streaming probe.
+	streaming *metrics.Breakdown
 	cancel    context.CancelFunc
 
 	aborted       atomic.Bool
@@ -98,6 +103,7 @@ func (e *execution) prepare() error {
 		return err
 	}
 	e.tuple = tuple
+	e.streaming = streamingBreakdown(run)
 	for _, sc := range o.Scenarios {
 		sr, err := e.newScenarioRun(options.ScaleScenario(sc, tuple), tuple)
 		if err != nil {
@@ -263,4 +269,22 @@ func (e *execution) exitCode(ctx context.Context, code int, failed bool) int {
 		return ExitThresholdsFailed
 	}
 	return ExitOK
+}
+
+// streamingBreakdown subscribes a per-bucket breakdown of the usefulsse
+// metrics to the engine when the script imported the probe (its metrics
+// exist once init code ran), for the "where the time goes" summary.
+func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
+	var ms []*metrics.Metric
+	for _, name := range summary.StreamingMetricNames() {
+		if m := run.Registry.Get(name); m != nil {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	b := metrics.NewBreakdown([]string{"bucket", "scenario"}, ms...)
+	run.Engine.Subscribe(b.Add)
+	return b
 }

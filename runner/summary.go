@@ -27,6 +27,7 @@ func (e *execution) summarize() error {
 			Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
 			TimeUnit: o.SummaryTimeUnit, Duration: e.elapsed(), SetupData: e.setupData(),
 			NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
+			Streaming: e.streaming,
 		}
 		data = summary.Data(in)
 		text = summary.Text(in, summary.TextOptions{Indent: " ", Color: e.cfg.StdoutTTY})

@@ -39,6 +39,9 @@ func Data(in Input) map[string]any {
 	if in.SetupData != nil {
 		data["setup_data"] = in.SetupData
 	}
+	if in.Streaming != nil {
+		data["usefulsse_buckets"] = streamingData(in.Streaming)
+	}
 	return data
 }
 

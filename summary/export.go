@@ -24,6 +24,9 @@ func Export(in Input) ([]byte, error) {
 	if in.SetupData != nil {
 		out["setup_data"] = in.SetupData
 	}
+	if in.Streaming != nil {
+		out["usefulsse_buckets"] = streamingData(in.Streaming)
+	}
 	b, err := json.MarshalIndent(out, "", "    ")
 	if err != nil {
 		return nil, fmt.Errorf("summary export: %w", err)

@@ -22,6 +22,8 @@ const (
 // Text returns the end-of-test summary in k6's v1 layout:
 //
 //	█ THRESHOLDS     each metric with thresholds, one ✓/✗ line per threshold
+//	█ WHERE THE TIME GOES  per bucket: p50/p95/p99 of queue … complete,
+//	                 useful-reached and failure rates (streaming runs only)
 //	█ TOTAL RESULTS  checks_total/succeeded/failed and the checks, then the
 //	                 metric blocks CUSTOM, HTTP, STREAMING, EXECUTION, NETWORK
 //	█ GROUP: name    per group with checks: its checks, subgroups as ↳ GROUP
@@ -32,6 +34,7 @@ func Text(in Input, opts TextOptions) string {
 	w := &writer{indent: opts.Indent, color: opts.Color}
 	w.blank()
 	writeThresholds(w, in)
+	writeStreaming(w, in)
 	writeTotal(w, in)
 	writeGroups(w, in)
 	return w.b.String()

@@ -1,0 +1,74 @@
+package metrics
+
+import "sort"
+
+// Breakdown aggregates some metrics per group of samples: a sample belongs
+// to the group named by the value of the first of Keys its tags have, so
+// with Keys ["bucket", "scenario"] requests group by bucket and, without
+// one, by scenario. Subscribe Add to an Engine to feed it.
+type Breakdown struct {
+	keys    []string
+	metrics map[*Metric]bool
+	groups  map[string]map[string]Sink
+}
+
+// NewBreakdown returns a breakdown of ms by the first present of keys.
+func NewBreakdown(keys []string, ms ...*Metric) *Breakdown {
+	b := &Breakdown{keys: keys, metrics: make(map[*Metric]bool, len(ms)), groups: map[string]map[string]Sink{}}
+	for _, m := range ms {
+		b.metrics[m] = true
+	}
+	return b
+}
+
+// Add folds the samples of the broken-down metrics into their groups.
+// Samples without any of the keys are left out. It is meant to run under
+// the engine lock (Engine.Subscribe).
+func (b *Breakdown) Add(samples []Sample) {
+	for i := range samples {
+		s := &samples[i]
+		if !b.metrics[s.Metric] {
+			continue
+		}
+		group, ok := b.groupOf(s.Tags)
+		if !ok {
+			continue
+		}
+		sinks := b.groups[group]
+		if sinks == nil {
+			sinks = map[string]Sink{}
+			b.groups[group] = sinks
+		}
+		sink := sinks[s.Metric.Name]
+		if sink == nil {
+			sink = NewSink(s.Metric.Type)
+			sinks[s.Metric.Name] = sink
+		}
+		sink.Add(s.Value)
+	}
+}
+
+func (b *Breakdown) groupOf(tags Tags) (string, bool) {
+	for _, k := range b.keys {
+		if v, ok := tags[k]; ok && v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Groups returns the group names seen, sorted.
+func (b *Breakdown) Groups() []string {
+	out := make([]string, 0, len(b.groups))
+	for g := range b.groups {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Sink returns the aggregate of metric name in group, or nil when no sample
+// reached it.
+func (b *Breakdown) Sink(group, name string) Sink {
+	return b.groups[group][name]
+}
