@@ -1,0 +1,162 @@
+// Package mock is usefullatency's built-in system under test: a simulated
+// after-sales assistant that streams over SSE in three dialects (business,
+// OpenAI chat completions, Anthropic messages), runs a whole business chain
+// per request with seeded, realistic latencies per stage and bucket, stamps
+// every event with the ground-truth server_ms, and injects named faults.
+//
+// Each request is planned in full on arrival (Plan exposes the same
+// schedule, for round-trip tests), waits for a worker slot of its tenant,
+// and is then sent event by event on a per-stream timer, from the offsets
+// of the schedule.
+package mock
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// maxBody is the largest accepted request body, in bytes (1 MiB).
+const maxBody = 1 << 20
+
+// SeedHeader is the response header carrying the seed a request was served
+// with; sending it back as the body's seed replays the request exactly.
+const SeedHeader = "X-Usefullatency-Seed"
+
+// Server is the simulated assistant. Its methods are safe for concurrent use.
+type Server struct {
+	cfg     Config
+	err     error // the configuration's problems, if any
+	global  faultSet
+	tenants tenants
+	seq     atomic.Uint64
+	stats   stats
+	handler http.Handler
+
+	mu  sync.Mutex
+	srv *http.Server
+}
+
+// New returns a server with the configuration cfg (copied). An invalid cfg
+// makes Start return its problems and Handler answer 500 to everything;
+// call cfg.Validate first to find out earlier.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg}
+	s.cfg.Tenants = make(map[string]int, len(cfg.Tenants))
+	for k, v := range cfg.Tenants {
+		s.cfg.Tenants[k] = v
+	}
+	s.cfg.Faults = append([]string(nil), cfg.Faults...)
+	s.tenants.cfg = &s.cfg
+	if s.err = s.cfg.Validate(); s.err == nil {
+		s.global, _ = parseFaults(s.cfg.Faults, 0)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /chat", s.endpoint(Business))
+	mux.HandleFunc("POST /v1/chat/completions", s.endpoint(OpenAI))
+	mux.HandleFunc("POST /v1/messages", s.endpoint(Anthropic))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	s.handler = mux
+	return s
+}
+
+// Handler returns the server's HTTP handler: POST /chat,
+// POST /v1/chat/completions, POST /v1/messages and GET /healthz.
+func (s *Server) Handler() http.Handler {
+	if s.err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, Business, http.StatusInternalServerError, s.err.Error())
+		})
+	}
+	return s.handler
+}
+
+// Start listens on addr (e.g. "127.0.0.1:0" for a free port), serves in the
+// background and returns the base URL, e.g. "http://127.0.0.1:41234".
+func (s *Server) Start(addr string) (string, error) {
+	if s.err != nil {
+		return "", s.err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		return "", errors.New("mock: server already started")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln)
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close stops a started server at once, cutting the open streams.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv == nil {
+		return nil
+	}
+	return s.srv.Close()
+}
+
+// Stats returns a snapshot of the server's counters.
+func (s *Server) Stats() Stats { return s.stats.snapshot() }
+
+// endpoint returns the stream handler of dialect d.
+func (s *Server) endpoint(d Dialect) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		arrived := time.Now()
+		s.stats.requests.Add(1)
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			return
+		}
+		if len(body) > maxBody {
+			writeError(w, d, http.StatusBadRequest, "request body larger than 1 MiB")
+			return
+		}
+		req, err := parseRequest(d, body, s.global)
+		if err != nil {
+			writeError(w, d, http.StatusBadRequest, err.(*RequestError).Msg)
+			return
+		}
+		if !req.hasSeed {
+			req.seed = s.nextSeed()
+		}
+		w.Header().Set(SeedHeader, strconv.FormatInt(req.seed, 10))
+		sched := plan(d, &req, &s.cfg)
+		if sched.Status != http.StatusOK {
+			writeHTTPFault(w, d, sched.Status)
+			return
+		}
+		st := stream{srv: s, w: w, rc: http.NewResponseController(w), ctx: r.Context(), sched: sched, arrived: arrived}
+		st.run()
+	}
+}
+
+// nextSeed derives the seed of the next request without one from
+// Config.Seed and the request's arrival number (splitmix64), as a
+// non-negative int64.
+func (s *Server) nextSeed() int64 {
+	z := uint64(s.cfg.Seed) + s.seq.Add(1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return int64((z ^ z>>31) >> 1)
+}
+
+// healthz answers GET /healthz with the live counters.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	st := s.stats.snapshot()
+	b := append([]byte(`{"status":"ok","active":`), strconv.FormatInt(st.Active, 10)...)
+	b = append(append(b, `,"queued":`...), strconv.FormatInt(st.Queued, 10)...)
+	b = append(append(b, `,"requests":`...), strconv.FormatInt(st.Requests, 10)...)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(append(b, "}\n"...))
+}

@@ -1,0 +1,179 @@
+package mock
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// stream runs one accepted request: it waits for a tenant slot, then sends
+// the scheduled events on time. One goroutine (the handler's) and one timer
+// per stream; nothing is shared on the way but the tenant semaphore and the
+// stats counters.
+type stream struct {
+	srv     *Server
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	ctx     context.Context
+	sched   *Schedule
+	arrived time.Time
+	start   time.Time
+	out     writer
+	buf     *[]byte
+	timer   *time.Timer
+	stats   streamStats
+}
+
+// bufPool recycles the per-stream event buffers.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// run sends the stream. It returns early, silently, when the client leaves.
+func (st *stream) run() {
+	s, sched := st.srv, st.sched
+	s.stats.active.Add(1)
+	defer s.stats.active.Add(-1)
+	defer s.stats.merge(&st.stats)
+	st.buf = bufPool.Get().(*[]byte)
+	defer bufPool.Put(st.buf)
+	st.timer = time.NewTimer(time.Hour)
+	defer st.timer.Stop()
+	st.out = writer{w: st.w, flush: st.rc.Flush}
+	if sched.Buffered {
+		st.out.batch = s.cfg.BufferBytes
+	}
+	h := st.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	if !sched.Hold {
+		st.w.WriteHeader(http.StatusOK)
+		if st.rc.Flush() != nil {
+			return
+		}
+	}
+	sem := s.tenants.slots(sched.Tenant)
+	if !st.acquire(sem) {
+		return
+	}
+	defer func() { <-sem }()
+	st.start = time.Now()
+	queueMS := durationMS(st.start.Sub(st.arrived))
+	if sched.Hold {
+		h.Set("Server-Timing", "queue;dur="+strconv.FormatFloat(queueMS, 'f', 3, 64))
+		st.w.WriteHeader(http.StatusOK)
+		if st.rc.Flush() != nil {
+			return
+		}
+		queueMS = -1
+	}
+	for i := 0; i < len(sched.Events); {
+		if !st.sleepUntil(st.start.Add(sched.Events[i].At)) {
+			return
+		}
+		var ok bool
+		if i, ok = st.sendDue(i, queueMS); !ok {
+			return
+		}
+		queueMS = -1
+	}
+	st.out.close()
+}
+
+// sendDue writes the events from index i on that are due by now, in one
+// write and one flush, and returns the index of the next event. Events due
+// at the same moment thus leave in one segment; none is ever held back past
+// its time. It reports false if the client left.
+func (st *stream) sendDue(i int, queueMS float64) (int, bool) {
+	evs := st.sched.Events
+	now := time.Now()
+	serverMS := durationMS(now.Sub(st.arrived))
+	b := (*st.buf)[:0]
+	for ; i < len(evs) && st.start.Add(evs[i].At).Compare(now) <= 0; i++ {
+		e := &evs[i]
+		if e.Kind == KindDisconnect {
+			st.out.event(b)
+			// net/http closes the connection without ending the body.
+			panic(http.ErrAbortHandler)
+		}
+		b = appendEvent(b, st.sched, e, serverMS, queueMS)
+		queueMS = -1
+		st.stats.sent(now.Sub(st.start.Add(e.At)))
+	}
+	*st.buf = b
+	return i, st.out.event(b) == nil
+}
+
+// acquire takes a slot of the tenant semaphore, sending heartbeats while it
+// waits if the headers are already out. It reports false if the client left.
+func (st *stream) acquire(sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	q := &st.srv.stats.queued
+	q.Add(1)
+	defer q.Add(-1)
+	hb := heartbeatEvent(st.sched.Dialect)
+	interval := msDuration(st.srv.cfg.HeartbeatMS)
+	for {
+		st.timer.Reset(interval)
+		select {
+		case sem <- struct{}{}:
+			return true
+		case <-st.ctx.Done():
+			return false
+		case <-st.timer.C:
+			if !st.sched.Hold && !st.send(&hb, -1, time.Now()) {
+				return false
+			}
+		}
+	}
+}
+
+// sleepUntil waits for due; it reports false if the client left first.
+func (st *stream) sleepUntil(due time.Time) bool {
+	d := time.Until(due)
+	if d <= 0 {
+		return st.ctx.Err() == nil
+	}
+	st.timer.Reset(d)
+	select {
+	case <-st.timer.C:
+		return true
+	case <-st.ctx.Done():
+		return false
+	}
+}
+
+// send renders and writes one event now; it reports false on a write
+// error.
+func (st *stream) send(e *Event, queueMS float64, due time.Time) bool {
+	now := time.Now()
+	b := appendEvent((*st.buf)[:0], st.sched, e, durationMS(now.Sub(st.arrived)), queueMS)
+	*st.buf = b
+	if st.out.event(b) != nil {
+		return false
+	}
+	st.stats.sent(now.Sub(due))
+	return true
+}
+
+// appendEvent appends the wire form of e in the schedule's dialect, with
+// serverMS as its server_ms and queueMS (if >= 0) as its queue_ms.
+func appendEvent(b []byte, s *Schedule, e *Event, serverMS, queueMS float64) []byte {
+	if e.Type == "comment" {
+		return append(b, ": ping\n\n"...)
+	}
+	switch s.Dialect {
+	case OpenAI:
+		return appendOpenAI(b, s, e, serverMS, queueMS)
+	case Anthropic:
+		return appendAnthropic(b, s, e, serverMS, queueMS)
+	}
+	return appendBusiness(b, s, e, serverMS, queueMS)
+}
+
+// appendInt appends a decimal integer.
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
