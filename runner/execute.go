@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/summary"
 )
 
@@ -44,6 +47,7 @@ type execution struct {
 	setupJSON []byte
 	nextVU    atomic.Int64
 	tuple     options.Tuple
+	outputs   []output.Output
 	// streaming breaks the usefulsse metrics down per bucket; nil when the
 	// script does not use the streaming probe.
 	streaming *metrics.Breakdown
@@ -63,6 +67,10 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
+	if err := e.startOutputs(); err != nil {
+		return ExitInvalidConfig, err
+	}
+	defer e.stopOutputs()
 	initStart := time.Now()
 	if err := e.initVUs(ctx); err != nil {
 		return ExitScriptException, err
@@ -287,4 +295,40 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 	b := metrics.NewBreakdown([]string{"bucket", "scenario"}, ms...)
 	run.Engine.Subscribe(b.Add)
 	return b
+}
+
+// startOutputs builds and starts the -o outputs and subscribes them to the
+// engine, so they see every sample from the first one on.
+func (e *execution) startOutputs() error {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for _, spec := range e.cfg.Options.Out {
+		o, err := output.New(spec, output.Params{Env: env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout})
+		if err != nil {
+			e.stopOutputs()
+			return err
+		}
+		if err := o.Start(); err != nil {
+			e.stopOutputs()
+			return fmt.Errorf("--out %s: %w", spec, err)
+		}
+		e.outputs = append(e.outputs, o)
+		e.t.Run.Engine.Subscribe(o.AddSamples)
+	}
+	return nil
+}
+
+// stopOutputs flushes and closes the outputs, also after an interrupted
+// run, so nothing measured is lost from a file.
+func (e *execution) stopOutputs() {
+	for _, o := range e.outputs {
+		if err := o.Stop(); err != nil {
+			fmt.Fprintf(e.cfg.Stderr, "ERRO output %s: %v\n", o.Description(), err)
+		}
+	}
+	e.outputs = nil
 }

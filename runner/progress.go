@@ -114,7 +114,11 @@ func (e *execution) banner(initTime time.Duration) {
 		maxVUs += sr.plan.MaxVUs
 		longest = max(longest, time.Duration(sr.sc.StartTime)+sr.plan.Duration+sr.plan.GracefulStop)
 	}
-	out := strings.Join(e.cfg.Options.Out, ", ")
+	var outs []string
+	for _, o := range e.outputs {
+		outs = append(outs, o.Description())
+	}
+	out := strings.Join(outs, ", ")
 	if out == "" {
 		out = "-"
 	}

@@ -7,16 +7,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/runner"
 	"golang.org/x/term"
 )
-
-// knownOutputs are the -o types the command line accepts.
-var knownOutputs = map[string]bool{"json": true, "csv": true, "experimental-prometheus-rw": true, "html": true}
 
 // runCmd implements `usefullatency run`.
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -45,9 +44,6 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "WARN "+w)
-	}
-	for _, o := range opts.Out {
-		fmt.Fprintf(stderr, "WARN --out %s: outputs are not available in this release yet; nothing is written\n", o)
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
@@ -85,12 +81,13 @@ func consolidate(f *runFlags, script options.Options) (options.Options, error) {
 	return opts, checkOutputs(opts.Out)
 }
 
-// checkOutputs rejects unknown -o types.
+// checkOutputs rejects unknown -o types before the script's setup runs.
 func checkOutputs(outs []string) error {
+	known := output.Types()
 	for _, o := range outs {
 		typ, _, _ := strings.Cut(o, "=")
-		if !knownOutputs[typ] {
-			return fmt.Errorf("--out %q: unknown output type %q (known: csv, experimental-prometheus-rw, html, json)", o, typ)
+		if !slices.Contains(known, typ) {
+			return fmt.Errorf("--out %q: unknown output type %q (known: %s)", o, typ, strings.Join(known, ", "))
 		}
 	}
 	return nil

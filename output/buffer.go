@@ -1,0 +1,71 @@
+package output
+
+import (
+	"sync"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// buffer collects samples under its own lock and hands them, in order, to a
+// flush function every interval and once more at Stop. Adding never
+// blocks on I/O.
+type buffer struct {
+	mu       sync.Mutex
+	samples  []metrics.Sample
+	interval time.Duration
+	flush    func([]metrics.Sample) error
+	done     chan struct{}
+	stopped  chan struct{}
+	err      error
+}
+
+func newBuffer(interval time.Duration, flush func([]metrics.Sample) error) *buffer {
+	return &buffer{interval: interval, flush: flush, done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// add appends copies of the samples.
+func (b *buffer) add(samples []metrics.Sample) {
+	b.mu.Lock()
+	b.samples = append(b.samples, samples...)
+	b.mu.Unlock()
+}
+
+// start runs the periodic flushes.
+func (b *buffer) start() {
+	go func() {
+		defer close(b.stopped)
+		t := time.NewTicker(b.interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				b.flushNow()
+			case <-b.done:
+				b.flushNow()
+				return
+			}
+		}
+	}()
+}
+
+// flushNow writes what is buffered; the first error is kept for stop.
+func (b *buffer) flushNow() {
+	b.mu.Lock()
+	batch := b.samples
+	b.samples = nil
+	b.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	if err := b.flush(batch); err != nil && b.err == nil {
+		b.err = err
+	}
+}
+
+// stop flushes the rest and returns the first write error.
+func (b *buffer) stop() error {
+	close(b.done)
+	<-b.stopped
+	return b.err
+}
