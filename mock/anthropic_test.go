@@ -12,6 +12,7 @@ import (
 // closed with matching indices, message_delta with stop_reason and output
 // tokens, message_stop last.
 func TestAnthropicStream(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	body := `{"model":"claude-x","max_tokens":1024,"stream":true,"thinking":{"type":"enabled","budget_tokens":1024},
 		"messages":[{"role":"user","content":[{"type":"text","text":"Refund for my order?"}]}],

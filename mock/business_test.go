@@ -10,6 +10,7 @@ import (
 // text deltas, heartbeats while tools run, a done event, server_ms on every
 // event, and the merged state of a useful answer.
 func TestBusinessStream(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, b := range BucketNames {
 		t.Run(b, func(t *testing.T) {
@@ -79,6 +80,7 @@ func TestBusinessStream(t *testing.T) {
 
 // TestHeartbeatComments checks the heartbeat wire form.
 func TestHeartbeatComments(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	x := postT(t, url+"/chat", `{"bucket":"single_tool","seed":1}`)
 	for _, e := range x.events {

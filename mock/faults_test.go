@@ -22,6 +22,7 @@ func firstIndex(evs []sseEvent, p string, want any) int {
 }
 
 func TestFaultPrematureCommit(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, f := range []string{"", FaultPrematureCommit} {
 		evs := postT(t, url+"/chat", `{"bucket":"single_tool","seed":5,"faults":["`+f+`"]}`).dataEvents()
@@ -41,6 +42,7 @@ func TestFaultPrematureCommit(t *testing.T) {
 }
 
 func TestFaultSlowFallback(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, f := range []string{"", FaultSlowFallback} {
 		evs := postT(t, url+"/chat", `{"bucket":"timeout_recovery","seed":8,"faults":["`+f+`"]}`).dataEvents()
@@ -56,6 +58,7 @@ func TestFaultSlowFallback(t *testing.T) {
 }
 
 func TestFaultDisconnect(t *testing.T) {
+	t.Parallel()
 	cfg := fastConfig()
 	_, url := start(t, cfg)
 	for _, d := range []struct {
@@ -81,6 +84,7 @@ func TestFaultDisconnect(t *testing.T) {
 }
 
 func TestFaultHTTPError(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	seen := map[int]bool{}
 	for seed := range 16 {
@@ -111,6 +115,7 @@ func TestFaultHTTPError(t *testing.T) {
 // TestFaultBuffered checks that a buffered stream shorter than one batch
 // arrives all at once at its end, while its headers arrive at once.
 func TestFaultBuffered(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	x := postT(t, url+"/chat", `{"bucket":"single_tool","seed":2,"faults":["buffered"]}`)
 	evs := x.dataEvents()
@@ -186,6 +191,7 @@ func TestFaultStall(t *testing.T) {
 }
 
 func TestFaultHeartbeatFlood(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, f := range []string{"", FaultHeartbeatFlood} {
 		x := postT(t, url+"/chat", `{"bucket":"single_tool","seed":3,"faults":["`+f+`"]}`)
@@ -198,6 +204,7 @@ func TestFaultHeartbeatFlood(t *testing.T) {
 }
 
 func TestFaultMalformedJSON(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, p := range []string{"/chat", "/v1/chat/completions", "/v1/messages"} {
 		for _, f := range []string{"", FaultMalformedJSON} {
@@ -222,6 +229,7 @@ func TestFaultMalformedJSON(t *testing.T) {
 // TestGlobalFaults checks that Config.Faults apply to every request, on top
 // of the request's own.
 func TestGlobalFaults(t *testing.T) {
+	t.Parallel()
 	cfg := fastConfig()
 	cfg.Faults = []string{FaultHeartbeatFlood}
 	_, url := start(t, cfg)

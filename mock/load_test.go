@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,7 +177,8 @@ func TestConcurrentStreams(t *testing.T) {
 // late-p99-ms, late-max-ms: how long after its scheduled time an event was
 // written), the client's lag behind server_ms (lag-p99-ms), the fewest
 // streams held after the ramp-up (streams-min), events and completed
-// streams per second, the CPU cores each side used (server-cores, of which
+// streams per second, the server's heap and stacks in use with the streams
+// open (server-MB), the CPU cores each side used (server-cores, of which
 // server-sys-cores in the kernel; client-cores) and the rest of the machine's busy time (other-cores:
 // kernel network work not charged to either process, and other programs;
 // a run where other programs compete is not a measurement of the mock).
@@ -202,6 +204,8 @@ func BenchmarkStreams(b *testing.B) {
 			b.Fatal(err)
 		}
 		lo, _ := activeRange(srv, began.Add(rampUp+time.Second), began.Add(dur-500*time.Millisecond))
+		var mem runtime.MemStats
+		runtime.ReadMemStats(&mem) // while the streams are still open
 		if err := cmd.Wait(); err != nil {
 			b.Fatalf("load client: %v\n%s", err, out.String())
 		}
@@ -226,6 +230,7 @@ func BenchmarkStreams(b *testing.B) {
 		b.ReportMetric(durationMS(st.LateP99), "late-p99-ms")
 		b.ReportMetric(durationMS(st.LateMax), "late-max-ms")
 		b.ReportMetric(res.LagP99MS, "lag-p99-ms")
+		b.ReportMetric(float64(mem.HeapInuse+mem.StackInuse)/(1<<20), "server-MB")
 		if cpu > 0 {
 			b.ReportMetric(cpu.Seconds()/secs, "server-cores")
 			b.ReportMetric(sys.Seconds()/secs, "server-sys-cores")

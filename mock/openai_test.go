@@ -11,6 +11,7 @@ import (
 // streamed arguments, content, a final empty delta with finish_reason, the
 // usage chunk with choices [] and [DONE].
 func TestOpenAIStream(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	body := `{"model":"gpt-x","stream":true,"stream_options":{"include_usage":true},"reasoning_effort":"low",
 		"messages":[{"role":"user","content":"My parcel is lost, refund?"}],"metadata":{"bucket":"multi_tool","tenant":"a","seed":"11"}}`
@@ -97,6 +98,7 @@ func TestOpenAIStream(t *testing.T) {
 // TestOpenAINoUsage checks that without include_usage no usage chunk is sent
 // and that no reasoning is streamed unless asked for.
 func TestOpenAINoUsage(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	x := postT(t, url+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}],"bucket":"qa","seed":2}`)
 	for _, e := range x.dataEvents() {

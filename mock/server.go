@@ -1,13 +1,3 @@
-// Package mock is usefullatency's built-in system under test: a simulated
-// after-sales assistant that streams over SSE in three dialects (business,
-// OpenAI chat completions, Anthropic messages), runs a whole business chain
-// per request with seeded, realistic latencies per stage and bucket, stamps
-// every event with the ground-truth server_ms, and injects named faults.
-//
-// Each request is planned in full on arrival (Plan exposes the same
-// schedule, for round-trip tests), waits for a worker slot of its tenant,
-// and is then sent event by event on a per-stream timer, from the offsets
-// of the schedule.
 package mock
 
 import (
@@ -66,7 +56,10 @@ func New(cfg Config) *Server {
 }
 
 // Handler returns the server's HTTP handler: POST /chat,
-// POST /v1/chat/completions, POST /v1/messages and GET /healthz.
+// POST /v1/chat/completions, POST /v1/messages and GET /healthz. The
+// disconnect fault aborts a stream with panic(http.ErrAbortHandler), which
+// net/http's server turns into a closed connection; serve the handler with
+// net/http (or Start).
 func (s *Server) Handler() http.Handler {
 	if s.err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -123,8 +116,8 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 			return
 		}
 		req, err := parseRequest(d, body, s.global)
-		if err != nil {
-			writeError(w, d, http.StatusBadRequest, err.(*RequestError).Msg)
+		if re := (*RequestError)(nil); errors.As(err, &re) {
+			writeError(w, d, http.StatusBadRequest, re.Msg)
 			return
 		}
 		if !req.hasSeed {

@@ -16,6 +16,7 @@ import (
 // every dialect: the event data are identical but for server_ms and
 // queue_ms, and match the Plan.
 func TestSeedReproducesStream(t *testing.T) {
+	t.Parallel()
 	cfg := fastConfig()
 	_, url := start(t, cfg)
 	for _, c := range []struct {
@@ -53,6 +54,7 @@ func TestSeedReproducesStream(t *testing.T) {
 // TestSeedHeaderReplays checks that a request without a seed can be
 // replayed with the seed the server reports.
 func TestSeedHeaderReplays(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	a := postT(t, url+"/chat", `{"bucket":"single_tool"}`)
 	seed := a.header.Get(SeedHeader)
@@ -190,6 +192,7 @@ func TestHoldHeadersUntilDequeue(t *testing.T) {
 // TestBadRequests checks that invalid input gets 400 with a one-line JSON
 // error naming the problem, in each dialect's error shape.
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	for _, c := range []struct{ path, body, want, shape string }{
 		{"/chat", `{"bucket":`, "invalid JSON body", "error.message"},
@@ -240,6 +243,7 @@ func TestClientLeaving(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	_, url := start(t, fastConfig())
 	resp, err := http.Get(url + "/healthz")
 	if err != nil {

@@ -1,0 +1,71 @@
+// Package mock is usefullatency's built-in system under test: a simulated
+// after-sales assistant that streams server-sent events in three dialects,
+// runs a whole business chain per request with seeded, realistic latencies
+// per stage and bucket, stamps every event with the ground-truth server_ms,
+// and injects named faults.
+//
+// # Endpoints
+//
+//   - POST /chat: the business dialect, {"delta": "...", "business_state":
+//     {...}} events ending with {"done": true, "usage": {...}}.
+//   - POST /v1/chat/completions: OpenAI chat-completion chunks ending with
+//     data: [DONE].
+//   - POST /v1/messages: the Anthropic Messages event sequence ending with
+//     message_stop.
+//   - GET /healthz: {"status":"ok","active":N,"queued":N,"requests":N}.
+//
+// Streams are text/event-stream; events due at the same moment are written
+// together, and every write is flushed at once. Every JSON event carries a
+// top-level server_ms: the milliseconds (µs precision) from the request's
+// arrival to the moment the event was written. Heartbeats are ": ping"
+// comments (Anthropic: ping events).
+//
+// # Request body
+//
+// A JSON object; an empty body means {}. The business dialect reads these
+// fields at the top level; the OpenAI and Anthropic dialects also read them
+// from a "metadata" object (whose values may be strings), the top level
+// winning:
+//
+//   - bucket: qa (default), retrieval, single_tool, multi_tool or
+//     timeout_recovery; anything else is a 400.
+//   - tenant: the tenant whose worker slots the request queues for
+//     (default "default").
+//   - seed: an integer; the same body with the same seed (and the same
+//     Config) gives the same content and the same scheduled timings.
+//     Without one, the server derives a seed from Config.Seed and the
+//     request's arrival number and reports it in the X-Usefullatency-Seed
+//     response header.
+//   - faults: fault names (an array, or a comma-separated string); an
+//     unknown name is a 400 naming it. See the Fault constants.
+//   - http_error_status: the status of the http_error fault (400–599).
+//   - reasoning: true makes the OpenAI and Anthropic dialects stream
+//     reasoning (reasoning_content; a thinking block) in the first model
+//     turn; so do OpenAI "reasoning_effort" (not "none") and Anthropic
+//     "thinking": {"type": "enabled"}. The business dialect streams none.
+//
+// The business dialect takes the question from "question"; the others from
+// "messages" (only its size matters: it adds to the input tokens). OpenAI
+// "model" and "stream_options": {"include_usage": true} are honoured.
+// Errors are 400 with a one-line JSON body in the dialect's error shape.
+//
+// # Queue time
+//
+// Each tenant has Config.TenantSlots worker slots (a semaphore); a request
+// holds one from dequeue to the end of its stream and waits in FIFO order
+// for it, so queue time grows with a tenant's load. By default headers go
+// out on arrival, heartbeats are sent while the request waits, and the
+// first event carries queue_ms (in business_state for the business
+// dialect, at the top level otherwise). With
+// Config.HoldHeadersUntilDequeue the headers wait for the slot and carry
+// "Server-Timing: queue;dur=<ms>" instead.
+//
+// # Schedules
+//
+// Each request is planned in full on arrival (a chain of stages, each with
+// a latency drawn from its Dist, then rendered in the dialect) and sent
+// event by event on one timer per stream. Plan returns the same schedule
+// without a server, with every event's intended offset from dequeue and its
+// kind, so that a test can compare what the mock scheduled with what a
+// client measured.
+package mock
