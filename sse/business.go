@@ -4,7 +4,8 @@ package sse
 // {...}}: delta is visible text, business_state is a state delta to
 // deep-merge, a non-null error member is a stream error, and "done": true,
 // data "[DONE]" or an event of type done ends the stream. Other members
-// (server_ms, queue_ms, …) are carried but change nothing by themselves; the
+// (server_ms, queue_ms, …) are carried but change nothing by themselves; a
+// usage member ({input_tokens, output_tokens}) fills the usage; the
 // client marks an event that reported the queue time as state.
 func classifyBusiness(ev *Event) {
 	if ev.Data == "[DONE]" || ev.Type == "done" {
@@ -37,6 +38,11 @@ func classifyBusiness(ev *Event) {
 			}
 		case "done":
 			done = v == "true"
+		case "usage":
+			// {input_tokens, output_tokens} (or OpenAI's names), as the
+			// final event of a business stream reports them.
+			c := jsonCursor{s: v}
+			openaiUsage(&c, ev)
 		}
 	}
 	if !it.valid() {

@@ -220,3 +220,17 @@ func FuzzClassify(f *testing.F) {
 		c.apply(ev)
 	})
 }
+
+func TestBusinessUsage(t *testing.T) {
+	res := ReadStream(strings.NewReader("data: {\"delta\":\"hi\"}\n\ndata: {\"done\":true,\"usage\":{\"input_tokens\":640,\"output_tokens\":52}}\n\n"),
+		&Request{Dialect: DialectBusiness, Pricing: &Pricing{InputPer1M: 1e6, OutputPer1M: 2e6}})
+	if res.Usage.InputTokens != 640 || res.Usage.OutputTokens != 52 {
+		t.Fatalf("usage = %+v", res.Usage)
+	}
+	if res.Cost != 640+104 {
+		t.Fatalf("cost = %v", res.Cost)
+	}
+	if res.Timings.Complete == nil {
+		t.Fatal("the done event completes the stream")
+	}
+}

@@ -30,6 +30,9 @@ type runFlags struct {
 	systemEnv       bool
 	noColor         bool
 	summaryTimeUnit string
+	mock            bool
+	mockFlags       mockFlags
+	report          string
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -54,6 +57,8 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
 	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
+	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
+	f.mockFlags.add(fs, "mock-")
 	return f
 }
 

@@ -20,6 +20,7 @@ const usage = `usefullatency: k6-style load tests that measure when streaming an
 Usage:
   usefullatency run [flags] script.js      run a test script
   usefullatency inspect script.js          print the resolved options as JSON
+  usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
 
 Run "usefullatency run --help" for the flags of run.
@@ -36,6 +37,8 @@ func mainWithIO(args []string, stdout, stderr io.Writer) int {
 		return runCmd(args[1:], stdout, stderr)
 	case "inspect":
 		return inspectCmd(args[1:], stdout, stderr)
+	case "mock":
+		return mockCmd(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, versionString())
 		return 0

@@ -34,6 +34,13 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
+	if f.mock {
+		stopMock, err := startMock(f, env)
+		if err != nil {
+			return fail(stderr, runner.ExitInvalidConfig, err)
+		}
+		defer stopMock()
+	}
 	test, err := runner.Load(script, env, stderr)
 	if err != nil {
 		return failExit(stderr, err)
@@ -159,4 +166,32 @@ func oneLine(err error) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, "\n", "; ")
+}
+
+// startMock starts the simulated assistant in-process on a free loopback
+// port and sets SUT_URL in env (unless -e set it), so example scripts find
+// it. The returned function stops it.
+func startMock(f *runFlags, env map[string]string) (func(), error) {
+	srv, err := f.mockFlags.server()
+	if err != nil {
+		return nil, fmt.Errorf("--mock: %w", err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("--mock: %w", err)
+	}
+	if _, set := keyValuesHas(f.env, "SUT_URL"); !set {
+		env["SUT_URL"] = url
+	}
+	return func() { _ = srv.Close() }, nil
+}
+
+// keyValuesHas reports whether a repeated NAME=VALUE flag sets name.
+func keyValuesHas(list []string, name string) (string, bool) {
+	for _, kv := range list {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v, true
+		}
+	}
+	return "", false
 }

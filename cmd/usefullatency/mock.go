@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/mock"
+	"github.com/usefullatency/usefullatency/runner"
+)
+
+// mockFlags configure the simulated assistant, for `mock` and `run --mock`.
+type mockFlags struct {
+	addr        string
+	seed        int64
+	config      string
+	faults      string
+	holdHeaders bool
+}
+
+// add registers the flags; prefix is "" for `mock` and "mock-" for `run`.
+func (m *mockFlags) add(fs *pflag.FlagSet, prefix string) {
+	fs.Int64Var(&m.seed, prefix+"seed", 0, "seed of requests that carry none (same seed, same streams)")
+	fs.StringVar(&m.config, prefix+"config", "", "JSON file overriding the mock's latencies, slots and faults")
+	fs.StringVar(&m.faults, prefix+"faults", "", "faults applied to every request, comma separated")
+	fs.BoolVar(&m.holdHeaders, prefix+"hold-headers", false, "send headers after dequeue, queue time in Server-Timing")
+}
+
+// server builds the mock from the flags.
+func (m *mockFlags) server() (*mock.Server, error) {
+	cfg := mock.DefaultConfig()
+	if m.config != "" {
+		var err error
+		if cfg, err = mock.LoadConfig(m.config); err != nil {
+			return nil, err
+		}
+	}
+	if m.seed != 0 {
+		cfg.Seed = m.seed
+	}
+	if m.faults != "" {
+		cfg.Faults = append(cfg.Faults, strings.Split(m.faults, ",")...)
+	}
+	cfg.HoldHeadersUntilDequeue = cfg.HoldHeadersUntilDequeue || m.holdHeaders
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return mock.New(cfg), nil
+}
+
+// mockCmd implements `usefullatency mock`: the simulated after-sales
+// assistant, served until SIGINT or SIGTERM.
+func mockCmd(args []string, stdout, stderr io.Writer) int {
+	var m mockFlags
+	fs := pflag.NewFlagSet("mock", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&m.addr, "addr", "127.0.0.1:8099", "address to listen on")
+	m.add(fs, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	srv, err := m.server()
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	url, err := srv.Start(m.addr)
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("mock: %w", err))
+	}
+	fmt.Fprintf(stdout, "usefullatency mock: the simulated after-sales assistant listens on %s\n", url)
+	fmt.Fprintln(stdout, "  POST /chat (business)  POST /v1/chat/completions (OpenAI)  POST /v1/messages (Anthropic)  GET /healthz")
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	return exitOnClose(stderr, srv.Close())
+}
+
+func exitOnClose(stderr io.Writer, err error) int {
+	if err != nil {
+		return fail(stderr, 1, err)
+	}
+	return 0
+}
