@@ -137,34 +137,41 @@ func stream1(ctx context.Context, c *http.Client, url, body string, lag *stats) 
 }
 
 // TestConcurrentStreams holds 300 concurrent streams (30 under the race
-// detector) of short requests for two seconds and checks that every stream completes and that the server
-// sends its events on time.
+// detector) of short requests with sparse tokens for 3.5 seconds, and
+// checks that streams complete and that the server sends its events on
+// time: a regression to busy loops or a shared lock shows here. It is not a
+// capacity test (see BenchmarkStreams) and keeps to ~5,000 events/s so that
+// it holds on a busy machine.
 func TestConcurrentStreams(t *testing.T) {
 	cfg := fastConfig()
 	for _, n := range BucketNames {
 		b := cfg.Buckets.get(n)
 		b.Tool = ms(60, 100) // keep tool stages longer than a heartbeat
 	}
-	cfg.InterToken = ms(10, 20)
+	cfg.InterToken = ms(60, 100)
+	cfg.HeartbeatMS = 250
 	srv, url := start(t, cfg)
 	began := time.Now()
-	l := load{url: url, streams: 300, duration: 2 * time.Second, rampUp: 300 * time.Millisecond, tenants: 10}
+	l := load{url: url, streams: 300, duration: 3500 * time.Millisecond, rampUp: 300 * time.Millisecond, tenants: 10}
 	if raceEnabled {
 		l.streams = 30
 	}
 	done := make(chan loadResult)
 	go func() { done <- l.run() }()
-	lo, hi := activeRange(srv, began.Add(time.Second), began.Add(1900*time.Millisecond))
+	lo, hi := activeRange(srv, began.Add(time.Second), began.Add(3400*time.Millisecond))
 	res := <-done
+	for deadline := time.Now().Add(time.Second); srv.Stats().Active > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // stream statistics merge when streams end
+	}
 	st := srv.Stats()
 	t.Logf("%d streams completed, %d failed, %.0f events/s; server lateness p50 %v p99 %v max %v; client lag p50 %.1fms p99 %.1fms; active %d–%d",
 		res.Completed, res.Failed, float64(st.Events)/res.Elapsed.Seconds(), st.LateP50, st.LateP99, st.LateMax,
 		res.LagP50MS, res.LagP99MS, lo, hi)
-	if res.Failed > 0 || res.Completed < int64(l.streams)*5/3 {
+	if res.Failed > 0 || res.Completed < int64(l.streams)/2 {
 		t.Errorf("%d completed, %d failed", res.Completed, res.Failed)
 	}
-	if st.LateP99 > 100*time.Millisecond {
-		t.Errorf("server lateness p99 %v", st.LateP99)
+	if st.LateP50 > 10*time.Millisecond || st.LateP99 > 100*time.Millisecond {
+		t.Errorf("server lateness p50 %v, p99 %v: events leave late", st.LateP50, st.LateP99)
 	}
 }
 
@@ -177,7 +184,7 @@ func TestConcurrentStreams(t *testing.T) {
 // late-p99-ms, late-max-ms: how long after its scheduled time an event was
 // written), the client's lag behind server_ms (lag-p99-ms), the fewest
 // streams held after the ramp-up (streams-min), events and completed
-// streams per second, the server's heap and stacks in use with the streams
+// streams per second, the server's live heap and stacks with the streams
 // open (server-MB), the CPU cores each side used (server-cores, of which
 // server-sys-cores in the kernel; client-cores) and the rest of the machine's busy time (other-cores:
 // kernel network work not charged to either process, and other programs;
@@ -205,7 +212,8 @@ func BenchmarkStreams(b *testing.B) {
 		}
 		lo, _ := activeRange(srv, began.Add(rampUp+time.Second), began.Add(dur-500*time.Millisecond))
 		var mem runtime.MemStats
-		runtime.ReadMemStats(&mem) // while the streams are still open
+		runtime.GC() // count live memory only, while the streams are open
+		runtime.ReadMemStats(&mem)
 		if err := cmd.Wait(); err != nil {
 			b.Fatalf("load client: %v\n%s", err, out.String())
 		}

@@ -9,7 +9,8 @@ import (
 // Stats is a snapshot of a server's counters, for load tests of the mock
 // itself: lateness is how long after its scheduled time an event was
 // written, so a high LateP99 means the mock, not the system it simulates,
-// is slow.
+// is slow. Events and lateness are counted per stream and added to the
+// server's counters when the stream ends.
 type Stats struct {
 	// Requests counts the stream requests received (bad ones included).
 	Requests int64
