@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin/usefullatency
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test types bench fuzz clean
+.PHONY: build test types demo bench fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
@@ -18,6 +18,12 @@ test: types
 # The TypeScript declarations of k6/x/usefulsse and k6/x/sse, checked by tsc.
 types:
 	cd types && npm ci --no-audit --no-fund --loglevel=error && node_modules/.bin/tsc -p .
+
+# The main job in one command: the after-sales assistant under open-loop
+# load, five buckets gated on the useful answer, against the built-in
+# simulated assistant (no other server needed). Exits 0 when all gates pass.
+demo: build
+	$(BIN) run --mock examples/aftersales.js
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build
