@@ -19,14 +19,9 @@ import (
 )
 
 func init() {
-	modules.Register("k6/x/usefulsse", moduleFunc(newProbe))
-	modules.Register("k6/x/sse", moduleFunc(newCompat))
+	modules.Register("k6/x/usefulsse", modules.ModuleFunc(newProbe))
+	modules.Register("k6/x/sse", modules.ModuleFunc(newCompat))
 }
-
-// moduleFunc adapts a constructor to modules.Module.
-type moduleFunc func(vu modules.VU) modules.Instance
-
-func (f moduleFunc) NewModuleInstance(vu modules.VU) modules.Instance { return f(vu) }
 
 var errInit = errors.New("streaming requests can't be made in the init context: make them inside an exported function")
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/pflag"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/runner"
@@ -19,20 +20,9 @@ import (
 
 // runCmd implements `usefullatency run`.
 func runCmd(args []string, stdout, stderr io.Writer) int {
-	f := newRunFlags(stderr)
-	if err := f.fs.Parse(args); err != nil {
-		if errors.Is(err, errHelp) {
-			return 0
-		}
-		return fail(stderr, runner.ExitInvalidConfig, err)
-	}
-	if f.fs.NArg() != 1 {
-		return fail(stderr, runner.ExitInvalidConfig, errors.New("run needs exactly one script: usefullatency run [flags] script.js"))
-	}
-	script := f.fs.Arg(0)
-	env, err := scriptEnv(f)
-	if err != nil {
-		return fail(stderr, runner.ExitInvalidConfig, err)
+	f, script, env, code, done := parseRun(args, "run", stderr)
+	if done {
+		return code
 	}
 	if f.mock {
 		stopMock, err := startMock(f, env)
@@ -54,7 +44,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
-	code, err := test.Execute(ctx, runner.Config{
+	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
 	})
@@ -194,4 +184,26 @@ func keyValuesHas(list []string, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// parseRun parses the flags of run or inspect and their one script, and
+// builds __ENV. done reports that the command must return code now (help
+// shown, or an error printed).
+func parseRun(args []string, cmd string, stderr io.Writer) (f *runFlags, script string, env map[string]string, code int, done bool) {
+	f = newRunFlags(stderr)
+	if err := f.fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return f, "", nil, 0, true
+		}
+		return f, "", nil, fail(stderr, runner.ExitInvalidConfig, err), true
+	}
+	if f.fs.NArg() != 1 {
+		err := fmt.Errorf("%s needs exactly one script: usefullatency %s [flags] script.js", cmd, cmd)
+		return f, "", nil, fail(stderr, runner.ExitInvalidConfig, err), true
+	}
+	env, err := scriptEnv(f)
+	if err != nil {
+		return f, "", nil, fail(stderr, runner.ExitInvalidConfig, err), true
+	}
+	return f, f.fs.Arg(0), env, 0, false
 }

@@ -19,6 +19,12 @@ type Module interface {
 	NewModuleInstance(vu VU) Instance
 }
 
+// ModuleFunc adapts a constructor function to Module.
+type ModuleFunc func(vu VU) Instance
+
+// NewModuleInstance calls f.
+func (f ModuleFunc) NewModuleInstance(vu VU) Instance { return f(vu) }
+
 // Instance is a module instantiated in one VU.
 type Instance interface {
 	Exports() Exports

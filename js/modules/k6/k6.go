@@ -13,16 +13,11 @@ import (
 )
 
 func init() {
-	modules.Register("k6", moduleFunc(newCore))
-	modules.Register("k6/metrics", moduleFunc(newMetrics))
-	modules.Register("k6/execution", moduleFunc(newExecution))
-	modules.Register("k6/data", moduleFunc(newData))
+	modules.Register("k6", modules.ModuleFunc(newCore))
+	modules.Register("k6/metrics", modules.ModuleFunc(newMetrics))
+	modules.Register("k6/execution", modules.ModuleFunc(newExecution))
+	modules.Register("k6/data", modules.ModuleFunc(newData))
 }
-
-// moduleFunc adapts a constructor to modules.Module.
-type moduleFunc func(vu modules.VU) modules.Instance
-
-func (f moduleFunc) NewModuleInstance(vu modules.VU) modules.Instance { return f(vu) }
 
 // exports is the simplest modules.Instance: fixed exports.
 type exports modules.Exports
