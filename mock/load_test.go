@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"math"
 	"net/http"
 	"os"
@@ -170,7 +171,9 @@ func TestConcurrentStreams(t *testing.T) {
 	if res.Failed > 0 || res.Completed < int64(l.streams)/2 {
 		t.Errorf("%d completed, %d failed", res.Completed, res.Failed)
 	}
-	if st.LateP50 > 10*time.Millisecond || st.LateP99 > 100*time.Millisecond {
+	// A busy loop or a lock convoy moves the median; other programs on a
+	// shared machine move only the tail, hence the loose p99 bound.
+	if st.LateP50 > 10*time.Millisecond || st.LateP99 > 250*time.Millisecond {
 		t.Errorf("server lateness p50 %v, p99 %v: events leave late", st.LateP50, st.LateP99)
 	}
 }
@@ -252,10 +255,19 @@ func BenchmarkStreams(b *testing.B) {
 }
 
 // TestMain runs the load client of BenchmarkStreams instead of the tests
-// when MOCK_LOAD_URL is set, printing its loadResult as JSON.
+// when MOCK_LOAD_URL is set, printing its loadResult as JSON. Otherwise it
+// runs the tests, by default up to 16 parallel tests at once (not
+// GOMAXPROCS): they spend their time waiting for scheduled events, not
+// computing. An explicit -test.parallel wins.
 func TestMain(m *testing.M) {
 	url := os.Getenv("MOCK_LOAD_URL")
 	if url == "" {
+		flag.Parse()
+		explicit := false
+		flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+		if !explicit {
+			flag.Set("test.parallel", "16")
+		}
 		os.Exit(m.Run())
 	}
 	cpu0 := cpuTime()
