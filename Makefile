@@ -9,11 +9,13 @@ build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
 
 # The whole suite: vet, every package's tests (end-to-end ones run the built
-# binary), and the race detector on the concurrent core.
+# binary), and the race detector on the concurrent core. Packages run one
+# at a time (-p 1): several hold timing assertions against real servers,
+# and two cores shared by all of them would blur the measurements.
 test: types
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/... ./sse/...
+	$(GO) test -p 1 -count=1 ./...
+	$(GO) test -p 1 -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/... ./sse/...
 
 # The TypeScript declarations of k6/x/usefulsse and k6/x/sse, checked by tsc.
 types:
