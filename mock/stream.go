@@ -104,8 +104,9 @@ func (st *stream) sendDue(i int, queueMS float64) (int, bool) {
 	return i, st.out.event(b) == nil
 }
 
-// acquire takes a slot of the tenant semaphore, sending heartbeats while it
-// waits if the headers are already out. It reports false if the client left.
+// acquire takes a slot of the tenant semaphore, sending heartbeats every
+// Config.HeartbeatMS while it waits if the headers are already out. It
+// reports false if the client left.
 func (st *stream) acquire(sem chan struct{}) bool {
 	select {
 	case sem <- struct{}{}:
@@ -115,6 +116,14 @@ func (st *stream) acquire(sem chan struct{}) bool {
 	q := &st.srv.stats.queued
 	q.Add(1)
 	defer q.Add(-1)
+	if st.sched.Hold { // no headers yet, so no heartbeats
+		select {
+		case sem <- struct{}{}:
+			return true
+		case <-st.ctx.Done():
+			return false
+		}
+	}
 	hb := heartbeatEvent(st.sched.Dialect)
 	interval := msDuration(st.srv.cfg.HeartbeatMS)
 	for {
@@ -125,7 +134,7 @@ func (st *stream) acquire(sem chan struct{}) bool {
 		case <-st.ctx.Done():
 			return false
 		case <-st.timer.C:
-			if !st.sched.Hold && !st.send(&hb, -1, time.Now()) {
+			if !st.send(&hb, -1, time.Now()) {
 				return false
 			}
 		}
