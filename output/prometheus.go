@@ -1,0 +1,217 @@
+package output
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+func init() { register("experimental-prometheus-rw", newPrometheusRW) }
+
+// PrometheusRW sends the run's metrics to a Prometheus remote-write endpoint
+// with k6's names: every interval it pushes, for each metric and tag set,
+// the aggregate since the start of the run (k6_<name>_total for a Counter,
+// k6_<name> for a Gauge, k6_<name>_rate for a Rate, one k6_<name>_<stat>
+// per trend stat for a Trend; time values in seconds), then once more at
+// Stop. Samples are only buffered by AddSamples; aggregation, encoding and
+// the HTTP request happen on the output's own goroutine.
+type PrometheusRW struct {
+	cfg    promConfig
+	client *promClient
+
+	mu      sync.Mutex
+	pending []metrics.Sample
+
+	// Owned by the push goroutine (and by Stop once it ended).
+	agg        *promAggregator
+	req        writeRequest
+	lastMillis int64
+	pushes     int
+	failures   int
+	lastErr    error
+
+	// started is set by Start; Stop waits for the loop only then.
+	started       bool
+	done, stopped chan struct{}
+}
+
+var _ Output = (*PrometheusRW)(nil)
+
+// promConfig holds the settings of the output.
+type promConfig struct {
+	// url is the remote-write endpoint. Defaults to
+	// http://localhost:9090/api/v1/write.
+	url string
+	// interval is the time between two pushes. Must be >0. Defaults to 5s.
+	interval time.Duration
+	// stats are the stats pushed for each Trend. Defaults to p(99).
+	stats []trendStat
+	// username and password, when set, authenticate with HTTP basic auth.
+	username, password string
+	// headers are added to every push request.
+	headers map[string]string
+	// insecure skips TLS certificate verification.
+	insecure bool
+}
+
+// promPushTimeout bounds one push request, so a stalled endpoint delays the
+// end of the run by at most this much.
+const promPushTimeout = 10 * time.Second
+
+func newPrometheusRW(p Params) (Output, error) {
+	cfg, err := promSettings(p)
+	if err != nil {
+		return nil, err
+	}
+	return &PrometheusRW{
+		cfg:     cfg,
+		client:  newPromClient(cfg),
+		agg:     newPromAggregator(cfg.stats),
+		done:    make(chan struct{}),
+		stopped: make(chan struct{}),
+	}, nil
+}
+
+// promSettings reads k6's K6_PROMETHEUS_RW_* variables; a non-empty -o
+// argument is the server URL and wins over the environment. Every invalid
+// setting is reported at once.
+func promSettings(p Params) (promConfig, error) {
+	cfg := promConfig{url: "http://localhost:9090/api/v1/write", interval: 5 * time.Second}
+	var errs []error
+	if v := p.Env["K6_PROMETHEUS_RW_SERVER_URL"]; v != "" {
+		cfg.url = v
+	}
+	if p.Arg != "" {
+		cfg.url = p.Arg
+	}
+	if u, err := url.Parse(cfg.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("server URL %q: want an http:// or https:// URL", cfg.url))
+	}
+	if v := p.Env["K6_PROMETHEUS_RW_PUSH_INTERVAL"]; v != "" {
+		d, err := options.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_PUSH_INTERVAL %q: want a positive duration", v))
+		} else {
+			cfg.interval = d
+		}
+	}
+	stats := p.Env["K6_PROMETHEUS_RW_TREND_STATS"]
+	if stats == "" {
+		stats = "p(99)"
+	}
+	var err error
+	if cfg.stats, err = parseTrendStats(stats); err != nil {
+		errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_TREND_STATS: %w", err))
+	}
+	cfg.username, cfg.password = p.Env["K6_PROMETHEUS_RW_USERNAME"], p.Env["K6_PROMETHEUS_RW_PASSWORD"]
+	if cfg.headers, err = parseHeaderList(p.Env["K6_PROMETHEUS_RW_HTTP_HEADERS"]); err != nil {
+		errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_HTTP_HEADERS: %w", err))
+	}
+	if v := p.Env["K6_PROMETHEUS_RW_INSECURE_SKIP_TLS_VERIFY"]; v != "" {
+		if cfg.insecure, err = strconv.ParseBool(v); err != nil {
+			errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_INSECURE_SKIP_TLS_VERIFY %q: want true or false", v))
+		}
+	}
+	return cfg, errors.Join(errs...)
+}
+
+// parseHeaderList reads "key1:value1,key2:value2".
+func parseHeaderList(s string) (map[string]string, error) {
+	out := map[string]string{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for kv := range strings.SplitSeq(s, ",") {
+		k, v, ok := strings.Cut(kv, ":")
+		if k = strings.TrimSpace(k); !ok || k == "" {
+			return nil, fmt.Errorf("%q: want key:value", kv)
+		}
+		out[k] = strings.TrimSpace(v)
+	}
+	return out, nil
+}
+
+// Description names the output for the banner.
+func (o *PrometheusRW) Description() string {
+	return "experimental-prometheus-rw (" + o.cfg.url + ")"
+}
+
+// Start starts the periodic pushes.
+func (o *PrometheusRW) Start() error {
+	o.started = true
+	go o.loop()
+	return nil
+}
+
+// AddSamples buffers samples; it never blocks on aggregation or I/O.
+func (o *PrometheusRW) AddSamples(s []metrics.Sample) {
+	o.mu.Lock()
+	o.pending = append(o.pending, s...)
+	o.mu.Unlock()
+}
+
+// Stop pushes everything measured once more and reports failed pushes as
+// one error. A failed push loses nothing for the next one: every push
+// carries the aggregates since the start.
+func (o *PrometheusRW) Stop() error {
+	if o.started {
+		close(o.done)
+		<-o.stopped
+	} else {
+		o.push()
+	}
+	if o.failures == 0 {
+		return nil
+	}
+	msg := strings.Join(strings.Fields(o.lastErr.Error()), " ")
+	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, o.cfg.url, msg)
+}
+
+// loop pushes every interval and once more when Stop is called.
+func (o *PrometheusRW) loop() {
+	defer close(o.stopped)
+	t := time.NewTicker(o.cfg.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			o.push()
+		case <-o.done:
+			o.push()
+			return
+		}
+	}
+}
+
+// push folds the buffered samples into the aggregates and sends every
+// series, stamped with the current time (strictly after the previous push,
+// so Prometheus never sees two values of a series at one millisecond).
+func (o *PrometheusRW) push() {
+	o.mu.Lock()
+	batch := o.pending
+	o.pending = nil
+	o.mu.Unlock()
+	o.agg.add(batch)
+	if o.agg.empty() {
+		return
+	}
+	ms := max(time.Now().UnixMilli(), o.lastMillis+1)
+	o.lastMillis = ms
+	o.req.reset()
+	o.agg.appendTo(&o.req, ms)
+	ctx, cancel := context.WithTimeout(context.Background(), promPushTimeout)
+	defer cancel()
+	o.pushes++
+	if err := o.client.push(ctx, o.req.bytes()); err != nil {
+		o.failures++
+		o.lastErr = err
+	}
+}
