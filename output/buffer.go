@@ -17,6 +17,7 @@ type buffer struct {
 	flush    func([]metrics.Sample) error
 	done     chan struct{}
 	stopped  chan struct{}
+	started  bool
 	err      error
 }
 
@@ -33,6 +34,7 @@ func (b *buffer) add(samples []metrics.Sample) {
 
 // start runs the periodic flushes.
 func (b *buffer) start() {
+	b.started = true
 	go func() {
 		defer close(b.stopped)
 		t := time.NewTicker(b.interval)
@@ -63,8 +65,13 @@ func (b *buffer) flushNow() {
 	}
 }
 
-// stop flushes the rest and returns the first write error.
+// stop flushes the rest and returns the first write error. Without a
+// start (the run failed before it began) it only flushes.
 func (b *buffer) stop() error {
+	if !b.started {
+		b.flushNow()
+		return b.err
+	}
 	close(b.done)
 	<-b.stopped
 	return b.err
