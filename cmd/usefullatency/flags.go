@@ -57,6 +57,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
 	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
+	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
 	f.mockFlags.add(fs, "mock-")
 	return f
@@ -100,6 +101,9 @@ func (f *runFlags) layer() (options.Options, error) {
 	o.NoSummary, o.NoThresholds, o.Quiet, o.InsecureSkipTLS = f.noSummary, f.noThresholds, f.quiet, f.insecure
 	o.ExecutionSegment, o.ExecutionSegmentSequence = f.segment, f.sequence
 	o.Out = f.out
+	if f.report != "" {
+		o.Out = append(o.Out, "html="+f.report)
+	}
 	return o, nil
 }
 
