@@ -33,6 +33,7 @@ bench: build
 	$(GO) test -run '^$$' -bench 'Plan|AppendEvent' -benchmem ./mock/
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/
 	./bench/run.sh $(BIN)
+	./bench/outputs.sh $(BIN)
 
 # Short fuzzing of every parser.
 fuzz:
