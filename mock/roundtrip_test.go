@@ -45,13 +45,12 @@ func TestProbeRoundTrip(t *testing.T) {
 				if res.Failed() {
 					t.Fatalf("%s: %s", res.ErrorCode, res.Error)
 				}
-				// Anchor both sides at the first event: the probe's times count
-				// from the send (transport and queue included), the schedule's
-				// from the dequeue.
-				if res.Timings.FirstEvent == nil {
-					t.Fatal("no first event measured")
+				// The probe's times count from the send, the schedule's from
+				// the dequeue: the server-reported queue time links the two.
+				if res.Timings.Queue == nil {
+					t.Fatal("no queue time reported")
 				}
-				queue := *res.Timings.FirstEvent - float64(plan.Marks["first_event"])/float64(time.Millisecond)
+				queue := *res.Timings.Queue
 				compare(t, "first_text", plan.Marks, "first_text", res.Timings.FirstText, queue)
 				compare(t, "complete", plan.Marks, "complete", res.Timings.Complete, queue)
 				if d == mock.Business {
@@ -65,9 +64,10 @@ func TestProbeRoundTrip(t *testing.T) {
 	}
 }
 
-// compare checks a measured time against the scheduled mark shifted by
-// offset (where the schedule's zero falls on the probe's clock): they must
-// agree within the jitter of timers and loopback writes (−10 to +20 ms).
+// compare checks a measured time against the scheduled mark plus the queue
+// time: the measurement adds the request's transport and the event's
+// delivery (loopback, timers, scheduling on a busy machine), never less
+// than a few milliseconds of rounding, so it must be within −5 to +50 ms.
 func compare(t *testing.T, what string, marks map[string]time.Duration, mark string, got *float64, queue float64) {
 	t.Helper()
 	want, scheduled := marks[mark]
@@ -82,7 +82,7 @@ func compare(t *testing.T, what string, marks map[string]time.Duration, mark str
 		return
 	}
 	wantMS := float64(want)/float64(time.Millisecond) + queue
-	if d := *got - wantMS; d < -10 || d > 20 {
+	if d := *got - wantMS; d < -5 || d > 50 {
 		t.Errorf("%s: measured %.2f ms, scheduled %.2f ms (+queue): off by %.2f ms", what, *got, wantMS, d)
 	}
 }
