@@ -95,3 +95,87 @@ func mustPredicate(t *testing.T, spec any) sse.Predicate {
 	}
 	return p
 }
+
+// TestFaultsThroughTheProbe sends each fault to the mock and checks that the
+// probe sees the failure a gate must catch.
+func TestFaultsThroughTheProbe(t *testing.T) {
+	t.Parallel()
+	cfg := mock.DefaultConfig()
+	cfg.StallMS = 1500
+	srv := mock.New(cfg)
+	base, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	cases := []struct {
+		fault, bucket string
+		check         func(*testing.T, *sse.Result)
+	}{
+		{"disconnect", "qa", wantCode("reset")},
+		{"http_error", "qa", func(t *testing.T, r *sse.Result) {
+			wantCode("http_status")(t, r)
+			if r.Status != 429 && r.Status != 503 {
+				t.Errorf("status %d, want 429 or 503", r.Status)
+			}
+		}},
+		{"stall", "qa", wantCode("idle_timeout")},
+		{"malformed_json", "qa", func(t *testing.T, r *sse.Result) {
+			if r.Failed() || r.EventsByKind[sse.Invalid] != 1 {
+				t.Errorf("want one invalid event and a complete stream, got %d invalid, %s", r.EventsByKind[sse.Invalid], r.ErrorCode)
+			}
+		}},
+		{"heartbeat_flood", "qa", func(t *testing.T, r *sse.Result) {
+			if r.Heartbeats < 50 {
+				t.Errorf("%d heartbeats, want a flood", r.Heartbeats)
+			}
+		}},
+		{"buffered", "qa", func(t *testing.T, r *sse.Result) {
+			if r.Timings.FirstEvent == nil || r.Timings.Headers == nil || *r.Timings.FirstEvent-*r.Timings.Headers < 500 {
+				t.Errorf("first event %v ms after the headers at %v: a buffering proxy delays it", r.Timings.FirstEvent, r.Timings.Headers)
+			}
+		}},
+		{"premature_commit", "single_tool", func(t *testing.T, r *sse.Result) {
+			d, v := r.Marks["decision"], r.Marks["verified"]
+			if d == nil || v == nil || *d >= *v {
+				t.Errorf("decision at %v, verified at %v: the decision must come first", d, v)
+			}
+		}},
+		{"slow_fallback", "timeout_recovery", func(t *testing.T, r *sse.Result) {
+			to, h := r.Marks["tool_timeout"], r.Marks["handoff"]
+			if to == nil || h == nil || *h-*to < 1000 {
+				t.Errorf("hand-off %v ms after the tool timeout %v: want more than 1 s", h, to)
+			}
+		}},
+	}
+	client := sse.NewClient(sse.ClientOptions{})
+	for _, tc := range cases {
+		t.Run(tc.fault, func(t *testing.T) {
+			t.Parallel()
+			body := []byte(fmt.Sprintf(`{"bucket":%q,"tenant":"f-%s","question":"refund?","seed":3,"faults":[%q]}`, tc.bucket, tc.fault, tc.fault))
+			idle := 30 * time.Second
+			if tc.fault == "stall" {
+				idle = time.Second // the stall lasts 1.5 s
+			}
+			req := &sse.Request{Method: "POST", URL: base + "/chat", Body: body, Dialect: sse.DialectBusiness,
+				IdleTimeout: idle, Marks: map[string]sse.Predicate{
+					"decision":     mustPredicate(t, map[string]any{"fields": []any{"decision"}}),
+					"verified":     mustPredicate(t, map[string]any{"field": "verified", "equals": true}),
+					"tool_timeout": mustPredicate(t, map[string]any{"field": "tools.refund_rules.status", "equals": "timeout"}),
+					"handoff":      mustPredicate(t, map[string]any{"fields": []any{"handoff"}}),
+				}}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			tc.check(t, client.Do(ctx, req))
+		})
+	}
+}
+
+func wantCode(code string) func(*testing.T, *sse.Result) {
+	return func(t *testing.T, r *sse.Result) {
+		t.Helper()
+		if r.ErrorCode != code {
+			t.Errorf("error_code %q (%s), want %q", r.ErrorCode, r.Error, code)
+		}
+	}
+}
