@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# Load benchmarks of the runner on loopback-free trivial scripts: idle VU
-# memory, VU start-up time and open-loop accuracy. Each is run RUNS times
-# and the median is printed; copy the results into BENCHMARKS.md.
+# Load benchmarks of the runner: idle VU memory, VU start-up time and
+# open-loop accuracy on trivial scripts, then the streaming probe against
+# bench/sseserver on loopback. Each is run RUNS times and the median is
+# printed; copy the results into BENCHMARKS.md.
+#
+# SECTIONS picks what runs (default "idle startup open streams floor").
+# The streaming sections read STREAM_RATES (default 1500; e.g. "500 1000
+# 1500 2000"), STREAM_DURATION (30s), STREAM_LOW_RATE (20: the memory
+# baseline, same VUs) and QUIET_WAIT (seconds to wait for other processes to go idle
+# before a run, default 60); STREAM_LOG, if set, gets every run as a JSON
+# line. "floor" runs bench/floorclient, a minimal Go
+# client, on the same workload: what the machine allows at all.
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
 RUNS=${RUNS:-3}
+SECTIONS=${SECTIONS:-idle startup open streams floor}
 DIR=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+SPID=
+cleanup() {
+  if [ -n "$SPID" ]; then kill "$SPID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -26,17 +43,22 @@ initsec() {
 
 # idle_pool.js keeps initialised VUs idle in an arrival-rate pool; idle.js
 # parks each VU in sleep() inside a running iteration (one goroutine each).
+if want idle; then
 for script in idle_pool.js idle.js; do
   echo "== idle VU memory, $script (peak RSS, median of $RUNS)"
   r1=$(for _ in $(seq "$RUNS"); do rss "$script" 1000; done | median)
   r10=$(for _ in $(seq "$RUNS"); do rss "$script" 10000; done | median)
   echo "1000 VUs: ${r1} KB; 10000 VUs: ${r10} KB; per VU: $(( (r10 - r1) / 9000 )) KB (target <= 40 KB, k6 v1.8.1 ~114 KB)"
 done
+fi
 
+if want startup; then
 echo "== start-up: 10000 VUs initialised (median of $RUNS)"
 s=$(for _ in $(seq "$RUNS"); do initsec 10000; done | median)
 echo "10000 VUs in ${s}s (target <= 2 s)"
+fi
 
+if want open; then
 echo "== open-loop accuracy: constant-arrival-rate ${RATE:-5000}/s for ${DURATION:-30s} (median of $RUNS)"
 for i in $(seq "$RUNS"); do
   "$BIN" run -q --no-summary --summary-export "$TMP/open$i.json" "$DIR/open.js" >/dev/null 2>&1
@@ -50,3 +72,172 @@ drop = d.get("dropped_iterations", {}).get("count", 0)
 print(f"achieved {it/secs:.1f}/s ({(it/secs/rate-1)*100:+.3f}% of target), schedule_lag p99 {d['schedule_lag']['p(99)']:.3f} ms, dropped {drop}")
 PY
 done
+fi
+
+# ---------------------------------------------------------------------------
+# Streaming: bench/streams.js (constant-arrival-rate of usefulsse.post, ~1 s
+# business streams of 20 events and a heartbeat) against bench/sseserver, a
+# separate process started afresh for every run. first_text_error is the
+# probe's first_text minus the server's send time of the first text. CPU is
+# the runner's only (/usr/bin/time on its process, VU initialisation
+# included); "other" is the CPU the rest of the machine used meanwhile
+# (server excluded), in cores: above ~0.1 the run shared the CPU.
+if want streams || want floor; then
+STREAM_RATES=${STREAM_RATES:-1500}
+STREAM_DURATION=${STREAM_DURATION:-30s}
+STREAM_LOW_RATE=${STREAM_LOW_RATE:-20}
+QUIET_WAIT=${QUIET_WAIT:-60}
+(cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver && ${GO:-go} build -o "$TMP/floorclient" ./bench/floorclient)
+
+# busy_jiffies: non-idle jiffies of the whole machine.
+busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8+$9}' /proc/stat; }
+# proc_jiffies PID: user+system jiffies of a process.
+proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
+
+# quiet: wait up to QUIET_WAIT s until the machine is >= 90 % idle over 1 s.
+quiet() {
+  local end=$((SECONDS + QUIET_WAIT)) b0 b1
+  while [ "$SECONDS" -lt "$end" ]; do
+    b0=$(busy_jiffies); sleep 1; b1=$(busy_jiffies)
+    # 2 cores x 100 jiffies/s: <= 20 busy jiffies is >= 90 % idle.
+    if [ $((b1 - b0)) -le 20 ]; then return 0; fi
+  done
+  echo "   (machine still busy after ${QUIET_WAIT}s; running anyway)"
+}
+
+start_server() {
+  : >"$TMP/sse.url"
+  "$TMP/sseserver" -addr 127.0.0.1:0 >"$TMP/sse.url" 2>"$TMP/sse.err" &
+  SPID=$!
+  for _ in $(seq 50); do
+    [ -s "$TMP/sse.url" ] && break
+    sleep 0.1
+  done
+  URL=$(head -1 "$TMP/sse.url")
+}
+
+stop_server() {
+  kill "$SPID" 2>/dev/null || true
+  wait "$SPID" 2>/dev/null || true
+  SPID=
+}
+
+# stream_run RATE VUS DURATION OUT: one run; writes a JSON line to OUT.
+stream_run() {
+  local rate=$1 vus=$2 dur=$3 out=$4 b0 b1 s0 s1
+  quiet
+  start_server
+  b0=$(busy_jiffies); s0=$(proc_jiffies "$SPID")
+  /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "$BIN" run -q --no-summary \
+    --summary-export "$TMP/streams.json" -e SSE_URL="$URL" -e RATE="$rate" -e VUS="$vus" \
+    -e DURATION="$dur" "$DIR/streams.js" >"$TMP/run.log" 2>&1 || true
+  s1=$(proc_jiffies "$SPID"); b1=$(busy_jiffies)
+  stop_server
+  python3 - "$TMP/streams.json" "$TMP/time" "$rate" "$dur" "$((s1 - s0))" "$((b1 - b0))" "$TMP/sse.err" "$(getconf CLK_TCK)" >>"$out" <<'PY'
+import json, re, sys
+path, timef, rate, dur, sj, bj, errf, hz = sys.argv[1:]
+rate, hz, sj, bj = float(rate), float(hz), int(sj), int(bj)
+m = re.fullmatch(r"(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?", dur)
+secs = 60 * float(m.group(1) or 0) + float(m.group(2) or 0)
+u, s, rss, wall = (float(x) for x in open(timef).read().split()[-4:])
+try:
+    d = json.load(open(path))["metrics"]
+except (OSError, ValueError):
+    print(json.dumps({"rate": rate, "error": "no summary"}))
+    sys.exit()
+it = d.get("iterations", {}).get("count", 0)
+fte = d.get("first_text_error", {})
+complete = d.get("usefulsse_complete", {}).get("avg", 0)
+srv = open(errf).read().strip().splitlines()
+late = re.search(r"events (\d+), late >1ms (\d+)", srv[-1] if srv else "")
+runner_j = (u + s) * hz
+print(json.dumps({
+    "rate": rate, "achieved": it / secs, "dropped": d.get("dropped_iterations", {}).get("count", 0),
+    "err_p50": fte.get("med"), "err_p99": fte.get("p(99)"), "err_count": fte.get("count", 0),
+    "failed": d.get("usefulsse_failed", {}).get("value"),
+    "cpu_per_1000": (u + s) / max(it, 1) * 1000, "rss_kb": rss,
+    "concurrent": it / secs * complete / 1000,
+    "server_cpu_per_1000": sj / hz / max(it, 1) * 1000,
+    "server_late_1ms": int(late.group(2)) / max(int(late.group(1)), 1) if late else None,
+    "other_cores": max(bj - sj - runner_j, 0) / hz / wall,
+}))
+PY
+  python3 - "$out" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+if "error" in r:
+    print("   run failed:", r["error"]); sys.exit()
+f = lambda k, p="%.3f": "-" if r.get(k) is None else p % r[k]
+print(f"   {r['rate']:.0f}/s: achieved {r['achieved']:.1f}/s, dropped {r['dropped']:.0f}, first_text_error p50 {f('err_p50')} ms"
+      f" p99 {f('err_p99')} ms, failed {f('failed', '%.4f')}, runner {r['cpu_per_1000']:.3f} CPU-s/1000 streams,"
+      f" peak RSS {r['rss_kb']/1024:.0f} MB, ~{r['concurrent']:.0f} open streams; server {r['server_cpu_per_1000']:.3f} CPU-s/1000,"
+      f" late>1ms {f('server_late_1ms', '%.4f')}; other {r['other_cores']:.2f} cores")
+PY
+}
+
+# stream_median FILE: the median of every field over the runs of a rate.
+stream_median() {
+  python3 - "$1" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [r for r in rows if "error" not in r]
+if not rows:
+    print("{}"); sys.exit()
+med = {k: statistics.median(r[k] for r in rows) for k in rows[0] if all(r.get(k) is not None for r in rows)}
+print(json.dumps(med))
+PY
+}
+
+fi
+
+if want streams; then
+echo "== streaming: constant-arrival-rate of usefulsse.post, ${STREAM_DURATION} per run, rates ${STREAM_RATES} (median of $RUNS)"
+for rate in $STREAM_RATES; do
+  vus=$((2 * rate))
+  : >"$TMP/rate$rate"
+  for _ in $(seq "$RUNS"); do stream_run "$rate" "$vus" "$STREAM_DURATION" "$TMP/rate$rate"; done
+  # Memory baseline: the same VUs, at a low rate.
+  : >"$TMP/low$rate"
+  for _ in $(seq "$RUNS"); do stream_run "$STREAM_LOW_RATE" "$vus" 10s "$TMP/low$rate" >/dev/null; done
+  if [ -n "${STREAM_LOG:-}" ]; then cat "$TMP/rate$rate" "$TMP/low$rate" >>"$STREAM_LOG"; fi
+  hi=$(stream_median "$TMP/rate$rate"); lo=$(stream_median "$TMP/low$rate")
+  python3 - "$hi" "$lo" <<'PY'
+import json, sys
+h, l = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+if not h or not l:
+    print("no successful run"); sys.exit()
+g = lambda k, p="%.3f": p % h[k] if k in h else "-"
+ok = h.get("dropped", 1) == 0 and h.get("err_p99", 9) <= 1 and h.get("achieved", 0) >= 0.995 * h["rate"]
+open_delta = h.get("concurrent", 0) - l.get("concurrent", 0)
+per = (h["rss_kb"] - l["rss_kb"]) / open_delta if open_delta > 0 else float("nan")
+print(f"{h['rate']:.0f}/s median: achieved {g('achieved', '%.1f')}/s, dropped {g('dropped', '%.0f')}, first_text_error p50 {g('err_p50')} ms"
+      f" p99 {g('err_p99')} ms, usefulsse_failed {g('failed', '%.4f')}, runner {g('cpu_per_1000')} CPU-s per 1000 streams"
+      f" (target <= 0.3, k6+xk6-sse ~3.2), peak RSS {h['rss_kb']/1024:.0f} MB (at {l['rate']:.0f}/s: {l['rss_kb']/1024:.0f} MB),"
+      f" ~{h['concurrent']:.0f} open streams (at {l['rate']:.0f}/s: {l['concurrent']:.0f}): {per:.1f} KB per open stream (target <= 64 KB, k6+xk6-sse ~232 KB per streaming VU);"
+      f" server {g('server_cpu_per_1000')} CPU-s/1000; other processes {g('other_cores', '%.2f')} cores"
+      f" -> {'meets' if ok else 'misses'} >= rate, p99 <= 1 ms, no drops")
+PY
+done
+fi
+
+# floor_run RATE: one run of the minimal client; prints its summary line.
+floor_run() {
+  quiet
+  start_server
+  "$TMP/floorclient" -url "$URL" -rate "$1" -duration "$STREAM_DURATION"
+  stop_server
+}
+
+if want floor; then
+echo "== streaming floor: bench/floorclient (net/http, a goroutine per stream, no JS) on the same workload (median of $RUNS)"
+for rate in $STREAM_RATES; do
+  for _ in $(seq "$RUNS"); do floor_run "$rate"; done | tee "$TMP/floor$rate" | sed 's/^/   /'
+  python3 - "$TMP/floor$rate" "$rate" <<'PY'
+import re, statistics, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith("floorclient:")]
+get = lambda pat: statistics.median(float(re.search(pat, l).group(1)) for l in rows)
+print(f"{sys.argv[2]}/s floor median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {get(r'p99 ([0-9.]+)'):.3f} ms,"
+      f" {get(r'([0-9.]+) CPU-s'):.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
+PY
+done
+fi
