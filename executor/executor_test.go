@@ -192,3 +192,19 @@ func TestRampingVUsRun(t *testing.T) {
 		t.Fatalf("peak concurrency %d, plan %d; want 4", peak.Load(), ex.Plan().MaxVUs)
 	}
 }
+
+func TestPoolReusesTheLastIdleVU(t *testing.T) {
+	t.Parallel()
+	p := newPool(vus(3), 3, nil, &Stats{}, nil)
+	first := p.tryGet()
+	if first.ID() != 1 {
+		t.Fatalf("first VU out is %d, want 1", first.ID())
+	}
+	p.put(first)
+	if again := p.tryGet(); again.ID() != 1 {
+		t.Fatalf("got VU %d, want the VU that just finished (1)", again.ID())
+	}
+	if p.tryGet().ID() != 2 || p.tryGet().ID() != 3 || p.tryGet() != nil {
+		t.Fatal("the pool must hand out each idle VU once, then nil")
+	}
+}

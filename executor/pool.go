@@ -7,9 +7,13 @@ import (
 )
 
 // pool hands idle VUs to an arrival-rate executor and grows in the
-// background, one VU per dropped iteration, up to max.
+// background, one VU per dropped iteration, up to max. Idle VUs form a
+// stack: the VU that finished last runs next, so only about as many VUs as
+// there are concurrent iterations ever work (and hold connections and
+// warm memory); the others stay as cheap as when they were initialised.
 type pool struct {
-	idle    chan VU
+	mu      sync.Mutex
+	idle    []VU
 	max     int64
 	owned   atomic.Int64 // initialised or being initialised
 	newVU   func(ctx context.Context) (VU, error)
@@ -20,26 +24,35 @@ type pool struct {
 }
 
 func newPool(vus []VU, maxVUs int64, newVU func(context.Context) (VU, error), stats *Stats, warn func(string)) *pool {
-	p := &pool{idle: make(chan VU, max(maxVUs, int64(len(vus)))), max: maxVUs, newVU: newVU, stats: stats, warn: warn}
-	for _, vu := range vus {
-		p.idle <- vu
+	p := &pool{idle: make([]VU, 0, max(maxVUs, int64(len(vus)))), max: maxVUs, newVU: newVU, stats: stats, warn: warn}
+	// Reversed, so the first VUs initialised are the first ones used.
+	for i := len(vus) - 1; i >= 0; i-- {
+		p.idle = append(p.idle, vus[i])
 	}
 	p.owned.Store(int64(len(vus)))
 	stats.Initialised.Store(int64(len(vus)))
 	return p
 }
 
-// tryGet returns an idle VU or nil, without waiting.
+// tryGet returns the most recently idle VU, or nil, without waiting.
 func (p *pool) tryGet() VU {
-	select {
-	case vu := <-p.idle:
-		return vu
-	default:
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle)
+	if n == 0 {
 		return nil
 	}
+	vu := p.idle[n-1]
+	p.idle = p.idle[:n-1]
+	return vu
 }
 
-func (p *pool) put(vu VU) { p.idle <- vu }
+// put returns a VU to the pool.
+func (p *pool) put(vu VU) {
+	p.mu.Lock()
+	p.idle = append(p.idle, vu)
+	p.mu.Unlock()
+}
 
 // grow starts initialising one more VU unless the pool is at max; at max
 // it warns once.
