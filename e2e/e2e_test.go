@@ -258,3 +258,19 @@ func TestBannerUnlessQuiet(t *testing.T) {
 		})
 	}
 }
+
+// interrupted starts the binary, sends SIGINT after the given time and
+// returns what the run produced.
+func (inv invocation) interrupted(t *testing.T, after time.Duration) result {
+	t.Helper()
+	cmd, stdout, stderr := inv.command(t)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(after)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	return finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+}

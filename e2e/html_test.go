@@ -117,16 +117,7 @@ func TestHTMLReportWrittenOnInterrupt(t *testing.T) {
 	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.html")
 	inv := invocation{args: []string{"run", "-q", "-o", "html=" + report, script("signal.js")}}
-	cmd, stdout, stderr := inv.command(t)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	finish(t, cmd, cmd.Wait(), start, stdout, stderr).wantCode(t, 105)
+	inv.interrupted(t, 1500*time.Millisecond).wantCode(t, 105)
 	b, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)

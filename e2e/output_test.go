@@ -21,16 +21,7 @@ func TestOutputsSurviveSIGINT(t *testing.T) {
 	exportPath := filepath.Join(dir, "export.json")
 	inv := invocation{args: []string{"run", "-q", "--summary-export", exportPath,
 		"-o", "json=" + jsonPath, "-o", "csv=" + csvPath, script("signal.js")}}
-	cmd, stdout, stderr := inv.command(t)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	r := finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+	r := inv.interrupted(t, 1500*time.Millisecond)
 	r.wantCode(t, 105)
 	want := number(t, export(t, exportPath), "metrics", "iterations", "count")
 	if want < 5 {

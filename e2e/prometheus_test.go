@@ -254,16 +254,7 @@ func TestPrometheusRemoteWriteInterrupted(t *testing.T) {
 			"--summary-export", out, "--tag", "testrun=interrupted", script("signal.js")},
 		env: []string{"K6_PROMETHEUS_RW_PUSH_INTERVAL=1h"},
 	}
-	cmd, stdout, stderr := inv.command(t)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	r := finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+	r := inv.interrupted(t, 1500*time.Millisecond)
 	r.wantCode(t, 105)
 	want := number(t, export(t, out), "metrics", "iterations", "count")
 	if want < 5 {
