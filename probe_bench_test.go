@@ -201,17 +201,17 @@ func BenchmarkPredicateStream(b *testing.B) {
 	}
 }
 
-// TestStreamsProfile is the profiling harness of the streaming load
+// BenchmarkStreamsProfile is the profiling harness of the streaming load
 // benchmark: it runs bench/streams.js in-process (the runner, as `run`
 // does) against a bench/sseserver started by the caller, so that the test
 // binary's -cpuprofile covers the runner alone, and it writes a heap
-// profile in the middle of the run. Skipped unless BENCH_SSE_URL is set:
+// profile in the middle of the run. A benchmark, so `go test` never runs it; it needs BENCH_SSE_URL:
 //
 //	go run ./bench/sseserver &   # prints its URL
 //	BENCH_SSE_URL=http://127.0.0.1:PORT RATE=1000 DURATION=20s BENCH_HEAP=/tmp/heap.prof \
-//	  go test -run TestStreamsProfile -count 1 -cpuprofile /tmp/cpu.prof .
+//	  go test -run BenchmarkStreamsProfile -count 1 -cpuprofile /tmp/cpu.prof .
 //	go tool pprof -top usefullatency.test /tmp/cpu.prof
-func TestStreamsProfile(t *testing.T) {
+func BenchmarkStreamsProfile(t *testing.B) {
 	url := os.Getenv("BENCH_SSE_URL")
 	if url == "" {
 		t.Skip("BENCH_SSE_URL is not set")
