@@ -17,10 +17,10 @@ type looping struct {
 	stats Stats
 	plan  Plan
 	index atomic.Int64
-	// work returns, for VU k, the spans when it may start iterations and
-	// the most iterations it may run (0: no limit).
+	// windows returns, for VU k, the spans when it may start iterations.
 	windows func(k int64) []Window
-	limit   func() bool
+	// limit, when set, claims one of a shared budget of iterations.
+	limit func() bool
 	// rampDown is the grace given to iterations still running when their
 	// VU is ramped down before the end.
 	rampDown time.Duration
@@ -29,12 +29,7 @@ type looping struct {
 func newConstantVUs(env Env) *looping {
 	sc := env.Scenario
 	d := time.Duration(sc.Duration)
-	return &looping{
-		env:     env,
-		windows: func(int64) []Window { return []Window{{0, d}} },
-		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
-			Description: fmt.Sprintf("%d looping VUs for %s (gracefulStop: %s)", sc.VUs, d, time.Duration(sc.GracefulStop))},
-	}
+	return steady(env, d, fmt.Sprintf("%d looping VUs for %s", sc.VUs, d), "")
 }
 
 func newRampingVUs(env Env) *looping {
@@ -57,29 +52,30 @@ func newRampingVUs(env Env) *looping {
 func newPerVUIterations(env Env) *looping {
 	sc := env.Scenario
 	d := time.Duration(sc.MaxDuration)
-	l := &looping{
-		env: env,
-		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
-			Description: fmt.Sprintf("%d iterations for each of %d VUs (maxDuration: %s, gracefulStop: %s)",
-				sc.Iterations, sc.VUs, d, time.Duration(sc.GracefulStop))},
-	}
-	l.windows = func(int64) []Window { return []Window{{0, d}} }
-	return l
+	return steady(env, d, fmt.Sprintf("%d iterations for each of %d VUs", sc.Iterations, sc.VUs),
+		fmt.Sprintf("maxDuration: %s, ", d))
 }
 
 func newSharedIterations(env Env) *looping {
 	sc := env.Scenario
 	d := time.Duration(sc.MaxDuration)
-	l := &looping{
-		env: env,
-		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
-			Description: fmt.Sprintf("%d iterations shared among %d VUs (maxDuration: %s, gracefulStop: %s)",
-				sc.Iterations, sc.VUs, d, time.Duration(sc.GracefulStop))},
-	}
-	l.windows = func(int64) []Window { return []Window{{0, d}} }
+	l := steady(env, d, fmt.Sprintf("%d iterations shared among %d VUs", sc.Iterations, sc.VUs),
+		fmt.Sprintf("maxDuration: %s, ", d))
 	var claimed atomic.Int64
 	l.limit = func() bool { return claimed.Add(1) <= sc.Iterations }
 	return l
+}
+
+// steady is a looping executor whose sc.VUs VUs all loop from 0 to d. The
+// banner reads "what (settings gracefulStop: …)".
+func steady(env Env, d time.Duration, what, settings string) *looping {
+	sc := env.Scenario
+	return &looping{
+		env:     env,
+		windows: func(int64) []Window { return []Window{{0, d}} },
+		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
+			Description: fmt.Sprintf("%s (%sgracefulStop: %s)", what, settings, time.Duration(sc.GracefulStop))},
+	}
 }
 
 func (l *looping) Stats() *Stats { return &l.stats }

@@ -232,4 +232,4 @@ func (vu *VU) setupDataValue() sobek.Value {
 func (vu *VU) ID() int64 { return vu.state.VUID }
 
 // SetupValue returns the setup data as a value of this VU's runtime.
-func (vu *VU) SetupValue() (sobek.Value, error) { return vu.setupDataValue(), nil }
+func (vu *VU) SetupValue() sobek.Value { return vu.setupDataValue() }

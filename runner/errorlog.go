@@ -31,14 +31,3 @@ func (l *errorLog) log(vu, iter int64, err error) {
 	rest := strings.TrimPrefix(msg, first)
 	fmt.Fprintf(l.w, "ERRO %s  vu=%d iter=%d (further identical errors are counted, not printed)%s\n", first, vu, iter, rest)
 }
-
-// repeats returns how many errors were not printed.
-func (l *errorLog) repeats() (distinct, total int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, n := range l.seen {
-		distinct++
-		total += n
-	}
-	return distinct, total
-}

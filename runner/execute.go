@@ -195,11 +195,7 @@ func (e *execution) teardown(ctx context.Context) (int, error) {
 	}
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(e.cfg.Options.TeardownTimeout))
 	defer cancel()
-	arg, err := e.t.Main.SetupValue()
-	if err != nil {
-		return ExitScriptException, err
-	}
-	if _, err := e.t.Main.Call(tctx, "teardown", arg); err != nil {
+	if _, err := e.t.Main.Call(tctx, "teardown", e.t.Main.SetupValue()); err != nil {
 		if errors.Is(err, js.ErrInterrupted) && tctx.Err() == context.DeadlineExceeded {
 			return ExitTeardownTimeout, fmt.Errorf("teardown() execution timed out after %s", time.Duration(e.cfg.Options.TeardownTimeout))
 		}
@@ -258,7 +254,7 @@ func (e *execution) finalThresholds() (failed bool) {
 		return false
 	}
 	e.t.Run.Engine.Read(func() {
-		failed, _ = metrics.EvalThresholds(e.t.Run.Registry, e.elapsed(), true)
+		failed, _ = metrics.EvalThresholds(e.t.Run.Registry, e.Elapsed(), true)
 	})
 	return failed
 }

@@ -44,8 +44,6 @@ func (e *execution) Elapsed() time.Duration {
 	return time.Since(e.start)
 }
 
-func (e *execution) elapsed() time.Duration { return e.Elapsed() }
-
 // startTickers evaluates thresholds every 2 s, pushes the vus and vus_max
 // gauges every second and draws progress; the returned function stops them
 // after a last gauge sample.
@@ -95,7 +93,7 @@ func (e *execution) checkThresholds() {
 	}
 	var abort bool
 	e.t.Run.Engine.Read(func() {
-		_, abort = metrics.EvalThresholds(e.t.Run.Registry, e.elapsed(), false)
+		_, abort = metrics.EvalThresholds(e.t.Run.Registry, e.Elapsed(), false)
 	})
 	if abort && e.thresholdStop.CompareAndSwap(false, true) {
 		e.cfg.Stderr.Write([]byte("ERRO thresholds on metrics have been crossed; the test is stopped (abortOnFail)\n"))

@@ -25,7 +25,7 @@ func (e *execution) summarize() error {
 	e.t.Run.Engine.Read(func() {
 		in = summary.Input{
 			Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
-			TimeUnit: o.SummaryTimeUnit, Duration: e.elapsed(), SetupData: e.setupData(),
+			TimeUnit: o.SummaryTimeUnit, Duration: e.Elapsed(), SetupData: e.setupData(),
 			NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
 			Streaming: e.streaming,
 		}
