@@ -28,8 +28,11 @@ type ClientOptions struct {
 	UserAgent string
 	// Transport, when set, replaces the client's own transport (tests,
 	// custom dialers). It must not decode Content-Encoding by itself, or
-	// BytesReceived counts decoded bytes.
+	// BytesReceived counts decoded bytes. Every request then goes through it.
 	Transport http.RoundTripper
+	// NetHTTPOnly sends every request through net/http, not through the
+	// reactor that reads plain-HTTP streams (comparisons, diagnosis).
+	NetHTTPOnly bool
 }
 
 // Client sends streaming requests. Use one per VU: it keeps connections
@@ -39,6 +42,7 @@ type ClientOptions struct {
 type Client struct {
 	hc        *http.Client
 	transport *http.Transport // nil with a custom Transport
+	wire      *wirePool       // plain-HTTP/1.1 connections read by the reactor; nil if none
 	userAgent string
 }
 
@@ -52,21 +56,33 @@ func NewClient(opts ClientOptions) *Client {
 	if rt == nil {
 		c.transport = newTransport(opts)
 		rt = c.transport
+		if !opts.NetHTTPOnly {
+			c.wire = newWirePool(opts.dialTimeout(), opts.idleConns())
+		}
 	}
 	c.hc = &http.Client{Transport: rt}
 	return c
 }
 
+// dialTimeout returns DialTimeout or its default.
+func (o ClientOptions) dialTimeout() time.Duration {
+	if o.DialTimeout <= 0 {
+		return 30 * time.Second
+	}
+	return o.DialTimeout
+}
+
+// idleConns returns MaxIdleConnsPerHost or its default.
+func (o ClientOptions) idleConns() int {
+	if o.MaxIdleConnsPerHost <= 0 {
+		return 32
+	}
+	return o.MaxIdleConnsPerHost
+}
+
 // newTransport builds the client's HTTP transport.
 func newTransport(opts ClientOptions) *http.Transport {
-	dial := opts.DialTimeout
-	if dial <= 0 {
-		dial = 30 * time.Second
-	}
-	idle := opts.MaxIdleConnsPerHost
-	if idle <= 0 {
-		idle = 32
-	}
+	dial, idle := opts.dialTimeout(), opts.idleConns()
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		DialContext:         (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
@@ -85,7 +101,12 @@ func newTransport(opts ClientOptions) *http.Transport {
 }
 
 // CloseIdleConnections closes the client's idle kept-alive connections.
-func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	c.hc.CloseIdleConnections()
+	if c.wire != nil {
+		c.wire.closeIdle()
+	}
+}
 
 // Do sends the request and reads its stream to the end. It blocks until the
 // stream ends, fails, or ctx is done, and never panics: every request ends

@@ -484,17 +484,24 @@ func TestConnectionReuse(t *testing.T) {
 
 // TestRequestHeadersAndBody checks defaults, the body, and the byte counts.
 func TestRequestHeadersAndBody(t *testing.T) {
-	var got *http.Request
-	var body []byte
+	// The handler hands what it saw over a channel: bytes on a socket
+	// order nothing for the race detector.
+	type seen struct {
+		r    *http.Request
+		body []byte
+	}
+	saw := make(chan seen, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = r
-		body, _ = readAll(r)
+		b, _ := readAll(r)
+		saw <- seen{r, b}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Server-Timing", `db;dur=3, queue;dur=12.5;desc="tenant"`)
 		fmt.Fprint(w, "data: x\n\n")
 	}))
 	defer srv.Close()
 	res := do(t, srv.URL, Request{Body: []byte(`{"q":1}`), Header: http.Header{"X-Tenant": {"t1"}, "Host": {"assistant.test"}}})
+	s := <-saw
+	got, body := s.r, s.body
 	if got.Method != "POST" || got.Host != "assistant.test" || got.Header.Get("Accept") != "text/event-stream" || got.Header.Get("X-Tenant") != "t1" || string(body) != `{"q":1}` {
 		t.Errorf("method %s headers %v body %q", got.Method, got.Header, body)
 	}

@@ -37,22 +37,43 @@ type exchange struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	sent     time.Time
-	lastByte atomic.Int64 // nanoseconds since the send
+	now      func() time.Time // when the bytes being parsed arrived
+	lastByte atomic.Int64     // nanoseconds since the send
 	meter    *meter
 	reqBytes int64
+
+	// On the reactor (wire.go): the connection, and the coroutine's
+	// signals to the caller.
+	wc       atomic.Pointer[wireConn]
+	done     chan struct{} // the result is ready
+	ended    chan struct{} // the coroutine ended: the connection is released
+	settled  bool          // done is closed
+	retry    bool          // a reused connection was closed before any response byte
+	redirect bool          // a redirect: net/http follows it
 }
 
 // newExchange prepares an exchange with the request's defaults applied.
 func newExchange(c *Client, req *Request) *exchange {
 	r := req.withDefaults()
 	return &exchange{
-		client: c, req: r, ctx: context.Background(), cancel: func(error) {},
+		client: c, req: r, ctx: context.Background(), cancel: func(error) {}, now: time.Now,
 		res: &Result{URL: r.URL, State: map[string]any{}, ToolCalls: []ToolCall{}, Dialect: r.Dialect},
 	}
 }
 
-// clock returns the time since the send, on the monotonic clock.
-func (x *exchange) clock() time.Duration { return time.Since(x.sent) }
+// clock returns the time since the send at which the bytes being parsed
+// arrived, on the monotonic clock: now, or, on the reactor, the moment they
+// were read.
+func (x *exchange) clock() time.Duration { return x.now().Sub(x.sent) }
+
+// abort cancels the exchange from a timer with cause, and wakes a reactor
+// read waiting for bytes.
+func (x *exchange) abort(cause error) {
+	x.cancel(cause)
+	if c := x.wc.Load(); c != nil {
+		c.r.interrupt(c, x)
+	}
+}
 
 // run performs the exchange; the outcome lands in x.res.
 func (x *exchange) run(parent context.Context) {
@@ -66,9 +87,18 @@ func (x *exchange) run(parent context.Context) {
 		return
 	}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
-	deadline := time.AfterFunc(x.req.Timeout, func() { x.cancel(errTimeout) })
+	deadline := time.AfterFunc(x.req.Timeout, func() { x.abort(errTimeout) })
 	defer deadline.Stop()
 	x.markSent()
+	if addr, ok := x.client.wireAddr(hreq, &x.req); ok {
+		if !x.runWire(parent, hreq, addr) {
+			return
+		}
+		if hreq, err = x.newHTTPRequest(); err != nil { // a redirect: net/http follows it
+			x.res.fail(CodeInvalidRequest, err.Error())
+			return
+		}
+	}
 	resp, err := x.client.hc.Do(hreq.WithContext(x.ctx))
 	if err != nil {
 		x.failTransport(err)
@@ -223,9 +253,9 @@ func (x *exchange) startIdleWatch() *time.Timer {
 	limit := x.req.IdleTimeout
 	var t *time.Timer
 	t = time.AfterFunc(time.Hour, func() {
-		silent := x.clock() - time.Duration(x.lastByte.Load())
+		silent := time.Since(x.sent) - time.Duration(x.lastByte.Load())
 		if silent >= limit {
-			x.cancel(errIdleTimeout)
+			x.abort(errIdleTimeout)
 			return
 		}
 		t.Reset(limit - silent)
@@ -239,6 +269,13 @@ func (x *exchange) startIdleWatch() *time.Timer {
 // and waiting that long returns the connection to the pool before the
 // caller's next request.
 func (x *exchange) drainAfterEnd(body io.Closer) {
+	if x.wc.Load() != nil {
+		// On the reactor: the caller has its result now; the drain goes on
+		// in the coroutine.
+		x.settle()
+		x.drain(body)
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		x.drain(body)
@@ -256,7 +293,7 @@ func (x *exchange) drainAfterEnd(body io.Closer) {
 // the only one reading the body), briefly, so an HTTP/1.1 connection can
 // return to the pool, then releases the request.
 func (x *exchange) drain(body io.Closer) {
-	t := time.AfterFunc(drainTimeout, func() { x.cancel(errDone) })
+	t := time.AfterFunc(drainTimeout, func() { x.abort(errDone) })
 	_, _ = io.Copy(io.Discard, io.LimitReader(x.stream.rest, drainLimit))
 	x.stream.stop()
 	body.Close()

@@ -1,0 +1,157 @@
+//go:build linux
+
+package sse
+
+import (
+	"errors"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// poller is the operating system's readiness interface under the reactor:
+// an epoll set (level-triggered) and an eventfd to wake it. The epoll set
+// itself is registered with Go's network poller, so the reactor goroutine
+// parks and wakes like any goroutine reading a socket.
+type poller struct {
+	epfd   int
+	wakefd int
+	file   *os.File
+	raw    syscall.RawConn
+	events []unix.EpollEvent
+}
+
+// newPoller creates the epoll set and its wake-up eventfd.
+func newPoller() (*poller, error) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("epoll_create1", err)
+	}
+	wakefd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		unix.Close(epfd)
+		return nil, os.NewSyscallError("eventfd", err)
+	}
+	p := &poller{epfd: epfd, wakefd: wakefd, events: make([]unix.EpollEvent, 256)}
+	if err := p.add(wakefd); err != nil {
+		p.closeFDs()
+		return nil, err
+	}
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		p.closeFDs()
+		return nil, os.NewSyscallError("fcntl", err)
+	}
+	p.file = os.NewFile(uintptr(epfd), "usefulsse-epoll")
+	if p.raw, err = p.file.SyscallConn(); err != nil {
+		p.closeFDs()
+		return nil, err
+	}
+	return p, nil
+}
+
+// closeFDs releases the descriptors of a poller that failed to start.
+func (p *poller) closeFDs() {
+	unix.Close(p.wakefd)
+	unix.Close(p.epfd)
+}
+
+// add watches fd for reading.
+func (p *poller) add(fd int) error {
+	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
+	return os.NewSyscallError("epoll_ctl", unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev))
+}
+
+// remove stops watching fd.
+func (p *poller) remove(fd int) {
+	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, fd, nil)
+}
+
+// wake makes the reactor goroutine run its pending commands.
+func (p *poller) wake() {
+	var one = [8]byte{1}
+	_, _ = unix.Write(p.wakefd, one[:])
+}
+
+// run calls ready with the descriptors that can be read, forever: it
+// parks in Go's network poller until the epoll set has something, then
+// takes events without blocking until it has none.
+func (p *poller) run(ready func(fd int), woken func()) {
+	_ = p.raw.Read(func(uintptr) bool {
+		for {
+			n, err := unix.EpollWait(p.epfd, p.events, 0)
+			if err != nil && !errors.Is(err, unix.EINTR) {
+				return false
+			}
+			if n <= 0 {
+				return false
+			}
+			for _, ev := range p.events[:n] {
+				if int(ev.Fd) == p.wakefd {
+					var b [8]byte
+					_, _ = unix.Read(p.wakefd, b[:])
+					woken()
+					continue
+				}
+				ready(int(ev.Fd))
+			}
+			// Level-triggered descriptors still readable (a reset queued
+			// behind the bytes just read, say) don't wake the parked
+			// goroutine again: look once more before parking.
+		}
+	})
+}
+
+// readFD reads from a non-blocking descriptor; wouldBlock reports EAGAIN.
+func readFD(fd int, b []byte) (n int, wouldBlock bool, err error) {
+	for {
+		n, err = unix.Read(fd, b)
+		switch {
+		case err == nil:
+			return n, false, nil
+		case errors.Is(err, unix.EINTR):
+			continue
+		case errors.Is(err, unix.EAGAIN):
+			return 0, true, nil
+		}
+		return 0, false, os.NewSyscallError("read", err)
+	}
+}
+
+// writeFD writes all of b to a non-blocking descriptor, waiting for room
+// up to timeoutMs milliseconds at a time.
+func writeFD(fd int, b []byte, timeoutMs int) error {
+	for len(b) > 0 {
+		n, err := unix.Write(fd, b)
+		switch {
+		case err == nil:
+			b = b[n:]
+			continue
+		case errors.Is(err, unix.EINTR):
+			continue
+		case !errors.Is(err, unix.EAGAIN):
+			return os.NewSyscallError("write", err)
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+		k, err := unix.Poll(fds, timeoutMs)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return os.NewSyscallError("poll", err)
+		}
+		if k == 0 {
+			return os.NewSyscallError("write", unix.ETIMEDOUT)
+		}
+	}
+	return nil
+}
+
+// closeFD closes a descriptor.
+func closeFD(fd int) { _ = unix.Close(fd) }
+
+// dupFD duplicates a descriptor, close-on-exec.
+func dupFD(fd int) (int, error) {
+	nfd, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1, os.NewSyscallError("fcntl", err)
+	}
+	return nfd, nil
+}

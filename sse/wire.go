@@ -1,0 +1,367 @@
+package sse
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// wireReaderSize is the buffer between a connection and net/http's
+// response parser; it holds one exchange's unparsed bytes.
+const wireReaderSize = 4 << 10
+
+var wireReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, wireReaderSize) }}
+
+// wireConn is one kept-alive plain HTTP/1.1 connection of a Client, read by
+// the reactor. The response of the exchange in progress is parsed by a
+// coroutine (iter.Pull) that the reactor resumes whenever bytes arrive:
+// net/http's own response parser and the stream reader run in it
+// unchanged, and their reads yield back to the reactor instead of blocking
+// a goroutine.
+type wireConn struct {
+	r    *reactor
+	pool *wirePool
+	fd   int
+	addr string
+
+	mu      sync.Mutex // held by the reactor while it runs the exchange
+	closed  bool
+	reused  bool // it served an earlier exchange
+	sending bool // the caller is writing the request
+	parked  bool // the exchange ended while the request was being written
+
+	// The exchange in progress, if any; touched under mu or inside the
+	// coroutine.
+	x       *exchange
+	next    func() (struct{}, bool)
+	stop    func()
+	yield   func(struct{}) bool
+	started bool
+	br      *bufio.Reader
+	pending []byte // bytes read and not yet consumed, in the reactor's buffer
+	err     error  // the read error or interruption to return once pending is empty
+	readAt  time.Time
+	got     int64 // bytes read during this exchange
+	keep    bool  // the connection may serve another exchange after this one
+}
+
+// arrival returns when the bytes being parsed were read.
+func (c *wireConn) arrival() time.Time { return c.readAt }
+
+// Read hands the coroutine the bytes the reactor read, yielding to the
+// reactor while there are none.
+func (c *wireConn) Read(p []byte) (int, error) {
+	for len(c.pending) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		if !c.yield(struct{}{}) {
+			return 0, net.ErrClosed
+		}
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	return n, nil
+}
+
+// attach starts an exchange on c; false if c was closed meanwhile.
+func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	x.done, x.ended = make(chan struct{}), make(chan struct{})
+	x.settled, x.retry, x.redirect = false, false, false
+	x.now = c.arrival
+	x.wc.Store(c)
+	c.x, c.sending, c.started, c.err, c.got, c.keep = x, true, false, nil, 0, false
+	c.br = wireReaders.Get().(*bufio.Reader)
+	c.br.Reset(c)
+	c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
+		c.yield = yield
+		x.receiveWire(c, hreq)
+	})
+	return true
+}
+
+// send writes the request; on failure an exchange that never started is
+// abandoned and the connection closed.
+func (c *wireConn) send(msg []byte, timeout time.Duration) error {
+	err := writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sending = false
+	if err != nil && !c.started && !c.parked {
+		c.stop()
+		c.x.wc.Store(nil)
+		c.detach()
+		c.closeLocked()
+		return err
+	}
+	if c.parked {
+		c.parked = false
+		c.release()
+	}
+	return nil // a response is arriving: the exchange goes on
+}
+
+// readable reads what the connection has and resumes its exchange.
+func (c *wireConn) readable(buf []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	n, wouldBlock, err := readFD(c.fd, buf)
+	if wouldBlock {
+		return
+	}
+	if c.next == nil || c.parked {
+		// Idle: the server closed the connection, or sent bytes nobody
+		// asked for.
+		if !c.parked {
+			c.closeLocked()
+		}
+		return
+	}
+	c.readAt = time.Now()
+	switch {
+	case err != nil:
+		c.err = err
+	case n == 0:
+		c.err = io.EOF
+	default:
+		c.pending, c.got = buf[:n], c.got+int64(n)
+	}
+	c.resume()
+}
+
+// interrupted resumes x, if it still runs on c, with its context's cause.
+func (c *wireConn) interrupted(x *exchange) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.x != x || c.next == nil || c.parked {
+		return
+	}
+	if c.err == nil {
+		c.err = context.Cause(x.ctx)
+	}
+	c.resume()
+}
+
+// resume runs the exchange's coroutine until it waits for bytes again or
+// ends.
+func (c *wireConn) resume() {
+	c.started = true
+	if _, more := c.next(); more {
+		return
+	}
+	c.pending = c.pending[:0:0] // the reactor's buffer is reused
+	if c.sending {
+		c.parked = true // the sender releases it after its write
+		return
+	}
+	c.release()
+}
+
+// release ends the exchange: the connection goes back to the pool if it
+// can serve another one, else it is closed.
+func (c *wireConn) release() {
+	x, keep := c.x, c.keep && c.err == nil
+	c.detach()
+	if !keep || !c.pool.put(c) {
+		c.closeLocked()
+	}
+	c.reused = true
+	close(x.ended)
+}
+
+// detach forgets the exchange.
+func (c *wireConn) detach() {
+	c.x, c.next, c.stop, c.yield = nil, nil, nil, nil
+	if c.br != nil {
+		c.br.Reset(nil)
+		wireReaders.Put(c.br)
+		c.br = nil
+	}
+}
+
+// closeLocked closes the connection; c.mu is held.
+func (c *wireConn) closeLocked() {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.pool.remove(c)
+	c.r.forget(c)
+}
+
+// wirePool is a Client's kept-alive connections per host:port.
+type wirePool struct {
+	r       *reactor
+	dial    net.Dialer
+	maxIdle int
+
+	mu   sync.Mutex
+	idle map[string][]*wireConn
+}
+
+// newWirePool returns a pool on the process's reactor, or nil where there is
+// none.
+func newWirePool(dial time.Duration, maxIdle int) *wirePool {
+	r := theReactor()
+	if r == nil {
+		return nil
+	}
+	return &wirePool{r: r, dial: net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second},
+		maxIdle: maxIdle, idle: map[string][]*wireConn{}}
+}
+
+// get returns a connection to addr with x attached: the most recently used
+// idle one unless fresh, else a new one.
+func (p *wirePool) get(ctx context.Context, addr string, fresh bool, x *exchange, hreq *http.Request) (*wireConn, error) {
+	for !fresh {
+		c := p.take(addr)
+		if c == nil {
+			break
+		}
+		if c.attach(x, hreq) {
+			return c, nil
+		}
+	}
+	c, err := p.connect(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	if !c.attach(x, hreq) {
+		return nil, fmt.Errorf("connection to %s closed before use", addr)
+	}
+	return c, nil
+}
+
+// take removes the most recent idle connection to addr from the pool.
+func (p *wirePool) take(addr string) *wireConn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cs := p.idle[addr]
+	if len(cs) == 0 {
+		return nil
+	}
+	c := cs[len(cs)-1]
+	p.idle[addr] = cs[:len(cs)-1]
+	return c
+}
+
+// put returns a connection to the pool; false if the pool is full.
+func (p *wirePool) put(c *wireConn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle[c.addr]) >= p.maxIdle {
+		return false
+	}
+	p.idle[c.addr] = append(p.idle[c.addr], c)
+	return true
+}
+
+// remove drops a connection from the pool.
+func (p *wirePool) remove(c *wireConn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cs := p.idle[c.addr]
+	for i, o := range cs {
+		if o == c {
+			p.idle[c.addr] = append(cs[:i], cs[i+1:]...)
+			return
+		}
+	}
+}
+
+// closeIdle closes every idle connection.
+func (p *wirePool) closeIdle() {
+	p.mu.Lock()
+	var all []*wireConn
+	for addr, cs := range p.idle {
+		all = append(all, cs...)
+		delete(p.idle, addr)
+	}
+	p.mu.Unlock()
+	for _, c := range all {
+		c.mu.Lock()
+		if c.next == nil {
+			c.closeLocked()
+		}
+		c.mu.Unlock()
+	}
+}
+
+// connect dials addr with Go's dialer (DNS, timeouts, errors as net/http
+// reports them) and hands the socket to the reactor.
+func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) {
+	nc, err := p.dial.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := takeFD(nc)
+	if err != nil {
+		return nil, err
+	}
+	c := &wireConn{r: p.r, pool: p, fd: fd, addr: addr}
+	if err := p.r.register(c); err != nil {
+		closeFD(fd)
+		return nil, err
+	}
+	return c, nil
+}
+
+// takeFD moves a dialed connection's socket out of Go's network poller: it
+// duplicates the descriptor and closes the original.
+func takeFD(nc net.Conn) (int, error) {
+	defer nc.Close()
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return -1, fmt.Errorf("%T has no file descriptor", nc)
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	var dupErr error
+	if err := raw.Control(func(s uintptr) { fd, dupErr = dupFD(int(s)) }); err != nil {
+		return -1, err
+	}
+	return fd, dupErr
+}
+
+// wireBody is a response body read on the reactor. Closing it does not
+// drain it: a body closed before its end makes the connection unusable.
+type wireBody struct {
+	io.ReadCloser
+	c   *wireConn
+	eof bool
+}
+
+// Read implements io.Reader.
+func (b *wireBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (b *wireBody) Close() error {
+	if !b.eof {
+		b.c.keep = false
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package sse
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// idleWire returns how many kept-alive reactor connections c holds.
+func idleWire(c *Client) int {
+	if c.wire == nil {
+		return -1
+	}
+	c.wire.mu.Lock()
+	defer c.wire.mu.Unlock()
+	n := 0
+	for _, cs := range c.wire.idle {
+		n += len(cs)
+	}
+	return n
+}
+
+// TestReactorReadsPlainHTTP checks which requests the reactor reads:
+// plain-HTTP ones without callbacks; NetHTTPOnly turns it off.
+func TestReactorReadsPlainHTTP(t *testing.T) {
+	srv, _ := serve(t, script{steps: now(textChunk("a"), doneChunk)})
+	c := NewClient(ClientOptions{})
+	if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() || res.Text != "a" {
+		t.Fatalf("%s %s text %q", res.ErrorCode, res.Error, res.Text)
+	}
+	if n := idleWire(c); n != 1 {
+		t.Errorf("reactor connections after a plain request: %d, want 1", n)
+	}
+	c.CloseIdleConnections()
+	if n := idleWire(c); n != 0 {
+		t.Errorf("after CloseIdleConnections: %d", n)
+	}
+	// A callback keeps the stream on net/http.
+	res := c.Do(context.Background(), &Request{URL: srv.URL, OnEvent: func(*Event) error { return nil }})
+	if res.Failed() || idleWire(c) != 0 {
+		t.Errorf("with onEvent: %s, reactor connections %d", res.Error, idleWire(c))
+	}
+	if n := idleWire(NewClient(ClientOptions{NetHTTPOnly: true})); n != -1 {
+		t.Errorf("NetHTTPOnly has a reactor pool")
+	}
+}
+
+// TestPathsAgree reads the same responses through the reactor and through
+// net/http and compares every outcome.
+func TestPathsAgree(t *testing.T) {
+	scripts := map[string]script{
+		"openai":    {steps: []step{{0, roleChunk}, {20 * time.Millisecond, ": ping\n"}, {20 * time.Millisecond, textChunk("Hi")}, {0, doneChunk}}},
+		"bytewise":  {steps: bytewise(": hi\n\n" + textChunk("one") + textChunk(" two") + doneChunk)},
+		"clean end": {steps: now(textChunk("a"), textChunk("b"))},
+		"status":    {status: 503, steps: now("overloaded")},
+		"type":      {header: map[string]string{"Content-Type": "application/json"}, steps: now(`{"a":1}`)},
+		"gzip":      {gzip: true, steps: now(textChunk("zipped"), doneChunk)},
+		"reset":     {reset: true, steps: now(textChunk("a"))},
+	}
+	for name, sc := range scripts {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := serve(t, sc)
+			var got [2]*Result
+			for i, only := range []bool{false, true} {
+				got[i] = NewClient(ClientOptions{NetHTTPOnly: only}).Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI})
+			}
+			a, b := got[0], got[1]
+			if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events ||
+				a.Heartbeats != b.Heartbeats || a.EventsByKind != b.EventsByKind || a.BytesReceived != b.BytesReceived ||
+				a.Proto != b.Proto || (a.Timings.FirstText == nil) != (b.Timings.FirstText == nil) ||
+				(a.Timings.Complete == nil) != (b.Timings.Complete == nil) {
+				t.Errorf("reactor %+v\nnet/http %+v", *a, *b)
+			}
+		})
+	}
+}
+
+// rawServerConns serves every accepted connection with fn, given its
+// number from 1; it returns the URL and the count of connections.
+func rawServerConns(t *testing.T, fn func(n int, c net.Conn, r *bufio.Reader)) (string, *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var n atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			k := int(n.Add(1))
+			go func() {
+				defer c.Close()
+				fn(k, c, bufio.NewReader(c))
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String(), &n
+}
+
+// answer reads one request and writes a complete event-stream response.
+func answer(c net.Conn, r *bufio.Reader, data string) error {
+	req, err := http.ReadRequest(r)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, req.Body)
+	body := "data: " + data + "\n\n"
+	_, err = fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	return err
+}
+
+// TestReactorRetriesClosedConnection checks that a kept-alive connection the
+// server closes when the next request arrives is replaced, once, by a new
+// one, as net/http does.
+func TestReactorRetriesClosedConnection(t *testing.T) {
+	url, conns := rawServerConns(t, func(n int, c net.Conn, r *bufio.Reader) {
+		_ = answer(c, r, fmt.Sprintf("conn%d", n))
+		if n == 1 {
+			_, _ = http.ReadRequest(r) // the second request: no answer
+			return
+		}
+	})
+	c := NewClient(ClientOptions{})
+	for i, want := range []string{"conn1", "conn2"} {
+		res := c.Do(context.Background(), &Request{URL: url, Dialect: DialectRaw, Method: "POST", Body: []byte(`{"q":1}`)})
+		if res.Failed() || res.Text != want {
+			t.Errorf("request %d: %s %s text %q, want %q", i+1, res.ErrorCode, res.Error, res.Text, want)
+		}
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections, want 2", n)
+	}
+}
+
+// TestReactorRedirect checks that a redirect is followed as net/http's
+// client follows it.
+func TestReactorRedirect(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/new", http.StatusFound) })
+	mux.HandleFunc("/new", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, textChunk("moved")+doneChunk)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	res := NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: srv.URL + "/old", Dialect: DialectOpenAI})
+	if res.Failed() || res.Text != "moved" || !strings.HasSuffix(res.URL, "/new") {
+		t.Errorf("%s %s text %q url %s", res.ErrorCode, res.Error, res.Text, res.URL)
+	}
+}
+
+// TestReactorConcurrentStreams runs many streams at once on one client, as
+// requestAsync does, and checks each outcome and the pool afterwards.
+func TestReactorConcurrentStreams(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, roleChunk}, {30 * time.Millisecond, textChunk("x")}, {30 * time.Millisecond, doneChunk}}})
+	c := NewClient(ClientOptions{MaxIdleConnsPerHost: 8})
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for range 3 {
+		for range 40 {
+			wg.Go(func() {
+				res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI})
+				if res.Failed() || res.Text != "x" || res.Timings.Complete == nil {
+					failed.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if n := failed.Load(); n != 0 {
+		t.Errorf("%d of 120 streams failed", n)
+	}
+	if n := idleWire(c); n != 8 {
+		t.Errorf("%d idle connections, want the pool's limit 8", n)
+	}
+}

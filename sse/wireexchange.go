@@ -1,0 +1,149 @@
+package sse
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// wireAddr reports whether the request goes through the reactor, and the
+// address to connect to: plain-HTTP requests on the client's own transport,
+// without a proxy, whose stream runs no JavaScript callback (callbacks run
+// on the VU's goroutine, so those streams are read there, through net/http).
+func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
+	if c.wire == nil || hreq.URL.Scheme != "http" || req.OnOpen != nil || req.runsCallbacks() {
+		return "", false
+	}
+	if c.transport.Proxy != nil {
+		if u, err := c.transport.Proxy(hreq); err != nil || u != nil {
+			return "", false
+		}
+	}
+	host, port := hreq.URL.Hostname(), hreq.URL.Port()
+	if port == "" {
+		port = "80"
+	}
+	return net.JoinHostPort(host, port), true
+}
+
+// runWire performs the exchange on the reactor. A reused connection that
+// fails before any response byte is replaced once by a new one, as net/http
+// does. It returns true when net/http must take over (a redirect).
+func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr string) bool {
+	var msg bytes.Buffer
+	if err := hreq.Write(&msg); err != nil {
+		x.res.fail(CodeInvalidRequest, err.Error())
+		return false
+	}
+	for fresh := false; ; fresh = true {
+		c, err := x.client.wire.get(x.ctx, addr, fresh, x, hreq)
+		if err != nil {
+			x.failTransport(err)
+			return false
+		}
+		if err := c.send(msg.Bytes(), x.req.Timeout); err != nil {
+			if c.reused && !fresh && x.ctx.Err() == nil {
+				continue
+			}
+			x.failTransport(err)
+			return false
+		}
+		x.await(parent, c)
+		switch {
+		case x.retry && !fresh:
+			continue
+		case x.redirect:
+			x.wc.Store(nil)
+			x.now = time.Now
+			return true
+		}
+		return false
+	}
+}
+
+// await waits for the result, then briefly for the connection's release:
+// servers usually end the body right after the terminal event, and waiting
+// that long returns the connection to the pool before the caller's next
+// request.
+func (x *exchange) await(parent context.Context, c *wireConn) {
+	select {
+	case <-x.done:
+	case <-parent.Done():
+		c.r.interrupt(c, x)
+		<-x.done
+	}
+	select {
+	case <-x.ended:
+		return
+	default:
+	}
+	t := time.NewTimer(drainWait)
+	defer t.Stop()
+	select {
+	case <-x.ended:
+	case <-t.C:
+	}
+}
+
+// settle tells the caller its result is ready; on the coroutine.
+func (x *exchange) settle() {
+	if !x.settled {
+		x.settled = true
+		close(x.done)
+	}
+}
+
+// receiveWire is the coroutine of an exchange on the reactor: it parses the
+// response with net/http's parser and reads the stream as every exchange
+// does.
+func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
+	defer x.settle()
+	defer func() {
+		if r := recover(); r != nil {
+			c.keep = false
+			x.res.fail(CodeInternal, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	resp, err := readResponse(c, hreq)
+	if err != nil {
+		if c.reused && c.got == 0 && x.ctx.Err() == nil {
+			x.retry = true
+			return
+		}
+		x.failTransport(err)
+		return
+	}
+	c.keep = !resp.Close
+	if isRedirect(resp) && x.ctx.Err() == nil {
+		x.redirect, c.keep = true, false
+		return
+	}
+	resp.Body = &wireBody{ReadCloser: resp.Body, c: c}
+	x.receive(resp)
+}
+
+// readResponse reads the response head, skipping 1xx interim responses.
+func readResponse(c *wireConn, hreq *http.Request) (*http.Response, error) {
+	for {
+		resp, err := http.ReadResponse(c.br, hreq)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+			return resp, nil
+		}
+	}
+}
+
+// isRedirect reports a redirect net/http's client would follow.
+func isRedirect(resp *http.Response) bool {
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return resp.Header.Get("Location") != ""
+	}
+	return false
+}
