@@ -82,7 +82,7 @@ fi
 # the runner's only (/usr/bin/time on its process, VU initialisation
 # included); "other" is the CPU the rest of the machine used meanwhile
 # (server excluded), in cores: above ~0.1 the run shared the CPU.
-if want streams || want floor; then
+if want streams || want floor || want streammem; then
 STREAM_RATES=${STREAM_RATES:-1500}
 STREAM_DURATION=${STREAM_DURATION:-30s}
 STREAM_LOW_RATE=${STREAM_LOW_RATE:-20}
@@ -107,7 +107,8 @@ quiet() {
 
 start_server() {
   : >"$TMP/sse.url"
-  "$TMP/sseserver" -addr 127.0.0.1:0 >"$TMP/sse.url" 2>"$TMP/sse.err" &
+  # shellcheck disable=SC2086 # SERVER_ARGS holds several flags
+  "$TMP/sseserver" -addr 127.0.0.1:0 ${SERVER_ARGS:-} >"$TMP/sse.url" 2>"$TMP/sse.err" &
   SPID=$!
   for _ in $(seq 50); do
     [ -s "$TMP/sse.url" ] && break
@@ -218,6 +219,36 @@ print(f"{h['rate']:.0f}/s median: achieved {g('achieved', '%.1f')}/s, dropped {g
       f" -> {'meets' if ok else 'misses'} >= rate, p99 <= 1 ms, no drops")
 PY
 done
+fi
+
+# Memory per open stream, with the allocation rate held constant: the same
+# arrival rate and VUs, streams of ~1 s (events 50 ms apart) and of ~5 s
+# (250 ms apart). The peak RSS difference over the difference in open
+# streams is what one more open stream costs: its VU at work, connection,
+# parser, state, and the garbage collector's headroom over them. (Raising
+# the rate instead also raises the allocation rate, and with it how far the
+# heap of the idle VUs grows between collections.)
+if want streammem; then
+MEM_RATE=${MEM_RATE:-300}
+MEM_VUS=${MEM_VUS:-2000}
+echo "== memory per open stream: ${MEM_RATE}/s, ${MEM_VUS} VUs, 1 s vs 5 s streams, ${STREAM_DURATION} per run (median of $RUNS)"
+for interval in 50ms 250ms; do
+  : >"$TMP/mem$interval"
+  for _ in $(seq "$RUNS"); do
+    SERVER_ARGS="-interval $interval" stream_run "$MEM_RATE" "$MEM_VUS" "$STREAM_DURATION" "$TMP/mem$interval" | sed 's/^/   /'
+  done
+done
+if [ -n "${STREAM_LOG:-}" ]; then cat "$TMP/mem50ms" "$TMP/mem250ms" >>"$STREAM_LOG"; fi
+python3 - "$(stream_median "$TMP/mem50ms")" "$(stream_median "$TMP/mem250ms")" <<'PY'
+import json, sys
+s, l = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+if not s or not l:
+    print("no successful run"); sys.exit()
+d = l["concurrent"] - s["concurrent"]
+per = (l["rss_kb"] - s["rss_kb"]) / d if d > 0 else float("nan")
+print(f"memory median: 1 s streams ~{s['concurrent']:.0f} open, peak RSS {s['rss_kb']/1024:.0f} MB; 5 s streams ~{l['concurrent']:.0f} open,"
+      f" peak RSS {l['rss_kb']/1024:.0f} MB: {per:.1f} KB per open stream (target <= 64 KB, k6+xk6-sse ~232 KB per streaming VU)")
+PY
 fi
 
 # floor_run RATE: one run of the minimal client; prints its summary line.

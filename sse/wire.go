@@ -14,8 +14,10 @@ import (
 )
 
 // wireReaderSize is the buffer between a connection and net/http's
-// response parser; it holds one exchange's unparsed bytes.
-const wireReaderSize = 4 << 10
+// response parser, held by each exchange in progress. Longer header lines
+// still parse (textproto joins the pieces); body reads larger than the
+// buffer bypass it.
+const wireReaderSize = 1 << 10
 
 var wireReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, wireReaderSize) }}
 

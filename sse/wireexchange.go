@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -33,18 +34,21 @@ func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
 // fails before any response byte is replaced once by a new one, as net/http
 // does. It returns true when net/http must take over (a redirect).
 func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr string) bool {
-	var msg bytes.Buffer
-	if err := hreq.Write(&msg); err != nil {
-		x.res.fail(CodeInvalidRequest, err.Error())
-		return false
-	}
 	for fresh := false; ; fresh = true {
+		msg, err := x.message(hreq)
+		if err != nil {
+			x.res.fail(CodeInvalidRequest, err.Error())
+			return false
+		}
 		c, err := x.client.wire.get(x.ctx, addr, fresh, x, hreq)
 		if err != nil {
+			putMessage(msg)
 			x.failTransport(err)
 			return false
 		}
-		if err := c.send(msg.Bytes(), x.req.Timeout); err != nil {
+		err = c.send(msg.Bytes(), x.req.Timeout)
+		putMessage(msg) // not kept for the stream's life: a retry writes it anew
+		if err != nil {
 			if c.reused && !fresh && x.ctx.Err() == nil {
 				continue
 			}
@@ -61,6 +65,34 @@ func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr stri
 			return true
 		}
 		return false
+	}
+}
+
+// messages recycles the buffers requests are written into.
+var messages = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// message writes the request in HTTP/1.1 wire format, body included.
+func (x *exchange) message(hreq *http.Request) (*bytes.Buffer, error) {
+	if hreq.GetBody != nil {
+		body, err := hreq.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		hreq.Body = body
+	}
+	b := messages.Get().(*bytes.Buffer)
+	b.Reset()
+	if err := hreq.Write(b); err != nil {
+		putMessage(b)
+		return nil, err
+	}
+	return b, nil
+}
+
+// putMessage recycles a request buffer, unless a large body grew it.
+func putMessage(b *bytes.Buffer) {
+	if b.Cap() <= 64<<10 {
+		messages.Put(b)
 	}
 }
 
