@@ -10,12 +10,16 @@ type poller struct{}
 
 var errNoPoller = errors.New("the stream reactor needs Linux")
 
-func newPoller() (*poller, error)           { return nil, errNoPoller }
-func (p *poller) add(int) error             { return errNoPoller }
-func (p *poller) remove(int)                {}
-func (p *poller) wake()                     {}
-func (p *poller) run(func(int), func())     {}
-func readFD(int, []byte) (int, bool, error) { return 0, false, errNoPoller }
-func writeFD(int, []byte, int) error        { return errNoPoller }
-func closeFD(int)                           {}
-func dupFD(int) (int, error)                { return -1, errNoPoller }
+func newPoller() (*poller, error)                          { return nil, errNoPoller }
+func (p *poller) add(int) error                            { return errNoPoller }
+func (p *poller) remove(int)                               {}
+func (p *poller) wake()                                    {}
+func (p *poller) run(func(int), func())                    {}
+func readFD(int, []byte, []byte) (int, int64, bool, error) { return 0, 0, false, errNoPoller }
+func stampFD(int) error                                    { return errNoPoller }
+
+const oobSize = 0
+
+func writeFD(int, []byte, int) error { return errNoPoller }
+func closeFD(int)                    {}
+func dupFD(int) (int, error)         { return -1, errNoPoller }

@@ -10,14 +10,15 @@ const readBufSize = 64 << 10
 
 // reactor reads every plain-HTTP/1.1 stream of the process on one
 // goroutine. It waits on an epoll set (parked in Go's network poller) and,
-// for each connection with bytes to read, reads them once, stamps them,
-// and resumes the coroutine that parses that connection's response. No
+// for each connection with bytes to read, reads them once, stamps them
+// with the kernel's receive time, and resumes the coroutine that parses that connection's response. No
 // goroutine waits per connection, and no read returns "would block": the
 // costs that dominate net/http's per-stream reading (a parked goroutine, a
 // wake-up and two reads per event) become one read per event.
 type reactor struct {
 	p   *poller
 	buf []byte
+	oob []byte // the receive timestamp of the last read
 
 	mu     sync.Mutex
 	conns  map[int]*wireConn
@@ -44,7 +45,7 @@ func theReactor() *reactor {
 		if err != nil {
 			return
 		}
-		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), conns: map[int]*wireConn{}}
+		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), oob: make([]byte, oobSize), conns: map[int]*wireConn{}}
 		go sharedReactor.p.run(sharedReactor.ready, sharedReactor.woken)
 	})
 	return sharedReactor
@@ -88,7 +89,7 @@ func (r *reactor) ready(fd int) {
 	c := r.conns[fd]
 	r.mu.Unlock()
 	if c != nil {
-		c.readable(r.buf)
+		c.readable(r.buf, r.oob)
 	}
 }
 

@@ -116,13 +116,13 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) error {
 }
 
 // readable reads what the connection has and resumes its exchange.
-func (c *wireConn) readable(buf []byte) {
+func (c *wireConn) readable(buf, oob []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return
 	}
-	n, wouldBlock, err := readFD(c.fd, buf)
+	n, rx, wouldBlock, err := readFD(c.fd, buf, oob)
 	if wouldBlock {
 		return
 	}
@@ -134,7 +134,7 @@ func (c *wireConn) readable(buf []byte) {
 		}
 		return
 	}
-	c.readAt = time.Now()
+	c.readAt = receivedAt(time.Now(), rx)
 	switch {
 	case err != nil:
 		c.err = err
@@ -204,6 +204,22 @@ func (c *wireConn) closeLocked() {
 	c.closed = true
 	c.pool.remove(c)
 	c.r.forget(c)
+}
+
+// receivedAt places the kernel's receive time rx (Unix nanoseconds, on the
+// wall clock) on now's monotonic clock: the bytes are stamped when they
+// reached the socket, not when the reactor got to read them, so a busy
+// machine delays no stamp. Without it (0) or when it is implausible (a
+// wall-clock step), the read time now.
+func receivedAt(now time.Time, rx int64) time.Time {
+	if rx == 0 {
+		return now
+	}
+	d := now.UnixNano() - rx
+	if d < 0 || d > int64(time.Minute) {
+		return now
+	}
+	return now.Add(-time.Duration(d))
 }
 
 // wirePool is a Client's kept-alive connections per host:port.
@@ -315,6 +331,7 @@ func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) 
 	if err != nil {
 		return nil, err
 	}
+	_ = stampFD(fd) // without receive times, bytes are stamped when read
 	c := &wireConn{r: p.r, pool: p, fd: fd, addr: addr}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)

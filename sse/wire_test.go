@@ -187,3 +187,29 @@ func TestReactorConcurrentStreams(t *testing.T) {
 		t.Errorf("%d idle connections, want the pool's limit 8", n)
 	}
 }
+
+// TestReactorStampsArrival checks that bytes are stamped when they reached
+// the socket, not when the reactor got to read them: the reactor is held
+// up while the first text arrives.
+func TestReactorStampsArrival(t *testing.T) {
+	srv, _ := serve(t, script{steps: []step{{0, roleChunk}, {100 * time.Millisecond, textChunk("late read")}, {0, doneChunk}}})
+	r := theReactor()
+	if r == nil {
+		t.Skip("no reactor on this platform")
+	}
+	c := NewClient(ClientOptions{})
+	if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() { // connect first
+		t.Fatal(res.Error)
+	}
+	time.AfterFunc(50*time.Millisecond, func() {
+		r.mu.Lock() // the reactor looks connections up under r.mu
+		time.Sleep(200 * time.Millisecond)
+		r.mu.Unlock()
+	})
+	res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI})
+	if res.Failed() {
+		t.Fatal(res.Error)
+	}
+	near(t, "first_text", res.Timings.FirstText, 100, 20)
+	near(t, "complete", res.Timings.Complete, 100, 20)
+}
