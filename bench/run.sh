@@ -4,17 +4,19 @@
 # bench/sseserver on loopback. Each is run RUNS times and the median is
 # printed; copy the results into BENCHMARKS.md.
 #
-# SECTIONS picks what runs (default "idle startup open streams floor").
+# SECTIONS picks what runs (default "idle startup open streams streammem floor").
 # The streaming sections read STREAM_RATES (default 1500; e.g. "500 1000
 # 1500 2000"), STREAM_DURATION (30s), STREAM_LOW_RATE (20: the memory
 # baseline, same VUs) and QUIET_WAIT (seconds to wait for other processes to go idle
 # before a run, default 60); STREAM_LOG, if set, gets every run as a JSON
-# line. "floor" runs bench/floorclient, a minimal Go
-# client, on the same workload: what the machine allows at all.
+# line. "streammem" reads MEM_RATE (300) and MEM_VUS (2000): memory per
+# open stream from 1 s and 5 s streams at the same rate. "floor" runs
+# bench/floorclient (net/http, no JS) and bench/epollfloor (raw sockets,
+# one epoll thread) on the same workload: what the machine allows at all.
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
 RUNS=${RUNS:-3}
-SECTIONS=${SECTIONS:-idle startup open streams floor}
+SECTIONS=${SECTIONS:-idle startup open streams streammem floor}
 DIR=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 SPID=
@@ -87,7 +89,8 @@ STREAM_RATES=${STREAM_RATES:-1500}
 STREAM_DURATION=${STREAM_DURATION:-30s}
 STREAM_LOW_RATE=${STREAM_LOW_RATE:-20}
 QUIET_WAIT=${QUIET_WAIT:-60}
-(cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver && ${GO:-go} build -o "$TMP/floorclient" ./bench/floorclient)
+(cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver && ${GO:-go} build -o "$TMP/floorclient" ./bench/floorclient \
+  && ${GO:-go} build -o "$TMP/epollfloor" ./bench/epollfloor)
 
 # busy_jiffies: non-idle jiffies of the whole machine.
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8+$9}' /proc/stat; }
@@ -251,24 +254,26 @@ print(f"memory median: 1 s streams ~{s['concurrent']:.0f} open, peak RSS {s['rss
 PY
 fi
 
-# floor_run RATE: one run of the minimal client; prints its summary line.
+# floor_run CLIENT RATE: one run of a floor client; prints its summary line.
 floor_run() {
   quiet
   start_server
-  "$TMP/floorclient" -url "$URL" -rate "$1" -duration "$STREAM_DURATION"
+  "$TMP/$1" -url "$URL" -rate "$2" -duration "$STREAM_DURATION"
   stop_server
 }
 
 if want floor; then
-echo "== streaming floor: bench/floorclient (net/http, a goroutine per stream, no JS) on the same workload (median of $RUNS)"
+for client in floorclient epollfloor; do
+echo "== streaming floor: bench/$client (no JS; $([ $client = floorclient ] && echo 'net/http, a goroutine per stream' || echo 'raw sockets, one epoll thread')) on the same workload (median of $RUNS)"
 for rate in $STREAM_RATES; do
-  for _ in $(seq "$RUNS"); do floor_run "$rate"; done | tee "$TMP/floor$rate" | sed 's/^/   /'
-  python3 - "$TMP/floor$rate" "$rate" <<'PY'
+  for _ in $(seq "$RUNS"); do floor_run "$client" "$rate"; done | tee "$TMP/floor$rate" | sed 's/^/   /'
+  python3 - "$TMP/floor$rate" "$rate" "$client" <<'PY'
 import re, statistics, sys
-rows = [l for l in open(sys.argv[1]) if l.startswith("floorclient:")]
+rows = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[3] + ":")]
 get = lambda pat: statistics.median(float(re.search(pat, l).group(1)) for l in rows)
-print(f"{sys.argv[2]}/s floor median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {get(r'p99 ([0-9.]+)'):.3f} ms,"
+print(f"{sys.argv[2]}/s {sys.argv[3]} median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {get(r'p99 ([0-9.]+)'):.3f} ms,"
       f" {get(r'([0-9.]+) CPU-s'):.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
 PY
+done
 done
 fi

@@ -4,9 +4,13 @@ package sse
 
 import "errors"
 
-// poller is Linux's epoll; elsewhere the client reads every stream through
-// net/http.
+// poller is Linux's epoll; elsewhere there is none, theReactor returns nil
+// and the client reads every stream through net/http. These stand-ins are
+// never called.
 type poller struct{}
+
+// oobSize is the control-message room of a read: none without a poller.
+const oobSize = 0
 
 var errNoPoller = errors.New("the stream reactor needs Linux")
 
@@ -17,9 +21,6 @@ func (p *poller) wake()                                    {}
 func (p *poller) run(func(int), func())                    {}
 func readFD(int, []byte, []byte) (int, int64, bool, error) { return 0, 0, false, errNoPoller }
 func stampFD(int) error                                    { return errNoPoller }
-
-const oobSize = 0
-
-func writeFD(int, []byte, int) error { return errNoPoller }
-func closeFD(int)                    {}
-func dupFD(int) (int, error)         { return -1, errNoPoller }
+func writeFD(int, []byte, int) error                       { return errNoPoller }
+func closeFD(int)                                          {}
+func dupFD(int) (int, error)                               { return -1, errNoPoller }

@@ -11,10 +11,10 @@ const readBufSize = 64 << 10
 // reactor reads every plain-HTTP/1.1 stream of the process on one
 // goroutine. It waits on an epoll set (parked in Go's network poller) and,
 // for each connection with bytes to read, reads them once, stamps them
-// with the kernel's receive time, and resumes the coroutine that parses that connection's response. No
-// goroutine waits per connection, and no read returns "would block": the
-// costs that dominate net/http's per-stream reading (a parked goroutine, a
-// wake-up and two reads per event) become one read per event.
+// with the kernel's receive time, and resumes the coroutine that parses
+// that connection's response. No goroutine waits per connection, and no
+// read returns "would block": net/http's per-event costs (a parked
+// goroutine, a wake-up, two reads) become one read per event.
 type reactor struct {
 	p   *poller
 	buf []byte

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -212,4 +213,67 @@ func TestReactorStampsArrival(t *testing.T) {
 	}
 	near(t, "first_text", res.Timings.FirstText, 100, 20)
 	near(t, "complete", res.Timings.Complete, 100, 20)
+}
+
+// TestReactorReleasesEverything runs streams of every outcome on one client
+// at once and checks that each ended once, with its own outcome, and that
+// nothing is left behind: no coroutine, and after CloseIdleConnections no
+// connection of the client in the reactor.
+func TestReactorReleasesEverything(t *testing.T) {
+	r := theReactor()
+	if r == nil {
+		t.Skip("no reactor on this platform")
+	}
+	kinds := []struct {
+		sc   script
+		req  Request
+		code string
+	}{
+		{script{steps: now(textChunk("a"), doneChunk)}, Request{}, ""},
+		{script{steps: now(textChunk("a"))}, Request{}, ""},
+		{script{status: 503, steps: now("busy")}, Request{}, CodeHTTPStatus},
+		{script{reset: true, steps: now(textChunk("a"))}, Request{}, CodeReset},
+		{script{steps: []step{{0, textChunk("a")}, {2 * time.Second, textChunk("b")}}}, Request{IdleTimeout: 100 * time.Millisecond}, CodeIdleTimeout},
+		{script{delay: 2 * time.Second}, Request{Timeout: 100 * time.Millisecond}, CodeTimeout},
+	}
+	before := runtime.NumGoroutine()
+	c := NewClient(ClientOptions{MaxIdleConnsPerHost: 4})
+	var wg sync.WaitGroup
+	var wrong atomic.Int32
+	for _, k := range kinds {
+		srv, _ := serve(t, k.sc)
+		for range 10 {
+			wg.Go(func() {
+				req := k.req
+				req.URL, req.Dialect = srv.URL, DialectOpenAI
+				if res := c.Do(context.Background(), &req); res.ErrorCode != k.code {
+					wrong.Add(1)
+					t.Logf("want %q, got %q %s", k.code, res.ErrorCode, res.Error)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if n := wrong.Load(); n != 0 {
+		t.Errorf("%d of %d streams ended with another outcome", n, 10*len(kinds))
+	}
+	c.CloseIdleConnections()
+	r.mu.Lock()
+	left := 0
+	for _, wc := range r.conns {
+		if wc.pool == c.wire {
+			left++
+		}
+	}
+	r.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d connections of the client still in the reactor", left)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+len(kinds)*2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // servers wind down their handlers
+	}
+	if n := runtime.NumGoroutine(); n > before+len(kinds)*2 {
+		t.Errorf("%d goroutines after, %d before: coroutines leaked?", n, before)
+	}
 }
