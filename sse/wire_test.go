@@ -277,3 +277,55 @@ func TestReactorReleasesEverything(t *testing.T) {
 		t.Errorf("%d goroutines after, %d before: coroutines leaked?", n, before)
 	}
 }
+
+// TestReactorResponseShapes reads responses net/http's parser must take
+// apart on the reactor: an interim 103 before the answer, an HTTP/1.0
+// body ended by closing, "Connection: close", and a request body larger
+// than the socket buffers (the write waits for room).
+func TestReactorResponseShapes(t *testing.T) {
+	event := "data: ok\n\n"
+	cases := []struct {
+		name   string
+		answer string // the response after the request was read
+		body   int    // request body size
+		conns  int32  // connections for two requests
+	}{
+		{"early hints", "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n" +
+			"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 10\r\n\r\n" + event, 10, 1},
+		{"HTTP/1.0 until close", "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + event, 10, 2},
+		{"connection close", "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\nContent-Length: 10\r\n\r\n" + event, 10, 2},
+		{"large body", "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 10\r\n\r\n" + event, 8 << 20, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url, conns := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
+				for {
+					req, err := http.ReadRequest(r)
+					if err != nil {
+						return
+					}
+					n, _ := io.Copy(io.Discard, req.Body)
+					if n != int64(tc.body) {
+						return
+					}
+					if _, err := io.WriteString(c, tc.answer); err != nil || !strings.Contains(tc.answer, "Content-Length") {
+						return // close-delimited: the close ends the body
+					}
+					if strings.Contains(tc.answer, "Connection: close") {
+						return
+					}
+				}
+			})
+			c := NewClient(ClientOptions{})
+			for i := range 2 {
+				res := c.Do(context.Background(), &Request{URL: url, Dialect: DialectRaw, Method: "POST", Body: make([]byte, tc.body)})
+				if res.Failed() || res.Text != "ok" || res.Status != 200 || res.Timings.Complete == nil {
+					t.Fatalf("request %d: %s %s status %d text %q", i+1, res.ErrorCode, res.Error, res.Status, res.Text)
+				}
+			}
+			if n := conns.Load(); n != tc.conns {
+				t.Errorf("%d connections for two requests, want %d", n, tc.conns)
+			}
+		})
+	}
+}
