@@ -44,12 +44,7 @@ func jsPredicate(rt *sobek.Runtime, fn sobek.Callable, name string, run runner) 
 	return func(c *sse.PredicateContext) (bool, error) {
 		var out bool
 		err := run(func() error {
-			ctx := rt.NewObject()
-			_ = ctx.Set("state", c.State)
-			_ = ctx.Set("text", c.Text)
-			_ = ctx.Set("event", eventValue(rt, c.Event))
-			_ = ctx.Set("elapsed_ms", c.ElapsedMS)
-			res, err := fn(sobek.Undefined(), ctx)
+			res, err := fn(sobek.Undefined(), contextValue(rt, c))
 			if err != nil {
 				return fmt.Errorf("%s predicate threw: %w", name, err)
 			}
@@ -86,29 +81,4 @@ func onEvent(rt *sobek.Runtime, v sobek.Value, run runner) (func(*sse.Event) err
 			return err
 		})
 	}, nil
-}
-
-// eventValue is the JavaScript view of an event: {kind, type, id, data,
-// comment, text, reasoning, elapsed_ms, state, error}. Events are reused by
-// the client, so the values are copied.
-func eventValue(rt *sobek.Runtime, ev *sse.Event) *sobek.Object {
-	obj := rt.NewObject()
-	if ev == nil {
-		return obj
-	}
-	_ = obj.Set("kind", ev.Kind.String())
-	_ = obj.Set("type", ev.Type)
-	_ = obj.Set("id", ev.ID)
-	_ = obj.Set("data", ev.Data)
-	_ = obj.Set("comment", ev.Comment)
-	_ = obj.Set("text", ev.Text)
-	_ = obj.Set("reasoning", ev.Reasoning)
-	_ = obj.Set("elapsed_ms", ev.ElapsedMS())
-	if ev.State != nil {
-		_ = obj.Set("state", ev.State)
-	}
-	if ev.Error != "" {
-		_ = obj.Set("error", ev.Error)
-	}
-	return obj
 }
