@@ -155,29 +155,30 @@ func receiveTime(oob []byte) int64 {
 }
 
 // writeFD writes all of b to a non-blocking descriptor, waiting for room
-// up to timeoutMs milliseconds at a time.
-func writeFD(fd int, b []byte, timeoutMs int) error {
-	for len(b) > 0 {
-		n, err := unix.Write(fd, b)
+// up to timeoutMs milliseconds at a time; written counts the bytes that
+// went out before an error.
+func writeFD(fd int, b []byte, timeoutMs int) (written int, err error) {
+	for written < len(b) {
+		n, err := unix.Write(fd, b[written:])
 		switch {
 		case err == nil:
-			b = b[n:]
+			written += n
 			continue
 		case errors.Is(err, unix.EINTR):
 			continue
 		case !errors.Is(err, unix.EAGAIN):
-			return os.NewSyscallError("write", err)
+			return written, os.NewSyscallError("write", err)
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
 		k, err := unix.Poll(fds, timeoutMs)
 		if err != nil && !errors.Is(err, unix.EINTR) {
-			return os.NewSyscallError("poll", err)
+			return written, os.NewSyscallError("poll", err)
 		}
 		if k == 0 {
-			return os.NewSyscallError("write", unix.ETIMEDOUT)
+			return written, os.NewSyscallError("write", unix.ETIMEDOUT)
 		}
 	}
-	return nil
+	return written, nil
 }
 
 // closeFD closes a descriptor.

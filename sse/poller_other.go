@@ -21,6 +21,6 @@ func (p *poller) wake()                                    {}
 func (p *poller) run(func(int), func())                    {}
 func readFD(int, []byte, []byte) (int, int64, bool, error) { return 0, 0, false, errNoPoller }
 func stampFD(int) error                                    { return errNoPoller }
-func writeFD(int, []byte, int) error                       { return errNoPoller }
+func writeFD(int, []byte, int) (int, error)                { return 0, errNoPoller }
 func closeFD(int)                                          {}
 func dupFD(int) (int, error)                               { return -1, errNoPoller }

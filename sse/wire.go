@@ -94,10 +94,10 @@ func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
 	return true
 }
 
-// send writes the request; on failure an exchange that never started is
-// abandoned and the connection closed.
-func (c *wireConn) send(msg []byte, timeout time.Duration) error {
-	err := writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
+// send writes the request. On failure an exchange that never started is
+// abandoned and the connection closed; written says how much went out.
+func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err error) {
+	written, err = writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sending = false
@@ -106,13 +106,13 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) error {
 		c.x.wc.Store(nil)
 		c.detach()
 		c.closeLocked()
-		return err
+		return written, err
 	}
 	if c.parked {
 		c.parked = false
 		c.release()
 	}
-	return nil // a response is arriving: the exchange goes on
+	return written, nil // a response is arriving: the exchange goes on
 }
 
 // readable reads what the connection has and resumes its exchange.

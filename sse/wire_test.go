@@ -123,26 +123,49 @@ func answer(c net.Conn, r *bufio.Reader, data string) error {
 	return err
 }
 
-// TestReactorRetriesClosedConnection checks that a kept-alive connection the
-// server closes when the next request arrives is replaced, once, by a new
-// one, as net/http does.
+// TestReactorRetriesClosedConnection checks what happens when the server
+// closes a kept-alive connection on the next request without answering:
+// like net/http, a request that may be sent twice (GET, or one with an
+// Idempotency-Key) goes again, once, on a new connection; a plain POST — a
+// chat request the server may have started generating — fails instead.
 func TestReactorRetriesClosedConnection(t *testing.T) {
-	url, conns := rawServerConns(t, func(n int, c net.Conn, r *bufio.Reader) {
-		_ = answer(c, r, fmt.Sprintf("conn%d", n))
-		if n == 1 {
-			_, _ = http.ReadRequest(r) // the second request: no answer
-			return
-		}
-	})
-	c := NewClient(ClientOptions{})
-	for i, want := range []string{"conn1", "conn2"} {
-		res := c.Do(context.Background(), &Request{URL: url, Dialect: DialectRaw, Method: "POST", Body: []byte(`{"q":1}`)})
-		if res.Failed() || res.Text != want {
-			t.Errorf("request %d: %s %s text %q, want %q", i+1, res.ErrorCode, res.Error, res.Text, want)
-		}
+	cases := []struct {
+		name   string
+		method string
+		header http.Header
+		second string // the second request's text, "" when it fails
+		conns  int32
+	}{
+		{"GET", "GET", nil, "conn2", 2},
+		{"POST with Idempotency-Key", "POST", http.Header{"Idempotency-Key": {"k1"}}, "conn2", 2},
+		{"POST", "POST", nil, "", 1},
 	}
-	if n := conns.Load(); n != 2 {
-		t.Errorf("%d connections, want 2", n)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url, conns := rawServerConns(t, func(n int, c net.Conn, r *bufio.Reader) {
+				_ = answer(c, r, fmt.Sprintf("conn%d", n))
+				if n == 1 {
+					_, _ = http.ReadRequest(r) // the second request: no answer
+				}
+			})
+			c := NewClient(ClientOptions{})
+			do := func() *Result {
+				return c.Do(context.Background(), &Request{URL: url, Dialect: DialectRaw, Method: tc.method, Header: tc.header, Body: []byte(`{"q":1}`)})
+			}
+			if res := do(); res.Failed() || res.Text != "conn1" {
+				t.Fatalf("first request: %s %s text %q", res.ErrorCode, res.Error, res.Text)
+			}
+			res := do()
+			switch {
+			case tc.second != "" && (res.Failed() || res.Text != tc.second):
+				t.Errorf("second request: %s %s text %q, want %q", res.ErrorCode, res.Error, res.Text, tc.second)
+			case tc.second == "" && res.ErrorCode != CodeReset:
+				t.Errorf("second request: %q %s, want a reset", res.ErrorCode, res.Error)
+			}
+			if n := conns.Load(); n != tc.conns {
+				t.Errorf("%d connections, want %d", n, tc.conns)
+			}
+		})
 	}
 }
 

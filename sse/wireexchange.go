@@ -32,7 +32,9 @@ func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
 
 // runWire performs the exchange on the reactor. A reused connection that
 // fails before any response byte is replaced once by a new one, as net/http
-// does. It returns true when net/http must take over (a redirect).
+// does: when nothing of the request was written, or when the request may
+// be sent twice (see replayable). It returns true when net/http must take
+// over (a redirect).
 func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr string) bool {
 	for fresh := false; ; fresh = true {
 		msg, err := x.message(hreq)
@@ -46,10 +48,10 @@ func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr stri
 			x.failTransport(err)
 			return false
 		}
-		err = c.send(msg.Bytes(), x.req.Timeout)
+		written, err := c.send(msg.Bytes(), x.req.Timeout)
 		putMessage(msg) // not kept for the stream's life: a retry writes it anew
 		if err != nil {
-			if c.reused && !fresh && x.ctx.Err() == nil {
+			if c.reused && !fresh && x.ctx.Err() == nil && (written == 0 || replayable(hreq)) {
 				continue
 			}
 			x.failTransport(err)
@@ -141,7 +143,7 @@ func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
 	}()
 	resp, err := readResponse(c, hreq)
 	if err != nil {
-		if c.reused && c.got == 0 && x.ctx.Err() == nil {
+		if c.reused && c.got == 0 && x.ctx.Err() == nil && replayable(hreq) {
 			x.retry = true
 			return
 		}
@@ -155,6 +157,21 @@ func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
 	}
 	resp.Body = &wireBody{ReadCloser: resp.Body, c: c}
 	x.receive(resp)
+}
+
+// replayable reports whether a request that was written may be sent again
+// when its kept-alive connection died before answering, by net/http's rule:
+// methods without side effects, or a request that says it is idempotent. A
+// chat request (POST) is not resent: the server may have started a costly
+// generation.
+func replayable(hreq *http.Request) bool {
+	switch hreq.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	_, key := hreq.Header["Idempotency-Key"]
+	_, xkey := hreq.Header["X-Idempotency-Key"]
+	return key || xkey
 }
 
 // readResponse reads the response head, skipping 1xx interim responses.
