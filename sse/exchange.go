@@ -48,6 +48,7 @@ type exchange struct {
 	done     chan struct{} // the result is ready
 	ended    chan struct{} // the coroutine ended: the connection is released
 	settled  bool          // done is closed
+	handoff  *handoff      // the caller parses the response (callbacks)
 	retry    bool          // a reused connection was closed before any response byte
 	redirect bool          // a redirect: net/http follows it
 }
@@ -232,7 +233,7 @@ func (x *exchange) open(resp *http.Response) bool {
 // outcome and releases the connection.
 func (x *exchange) readStream(resp *http.Response, body io.Reader) {
 	idle := x.startIdleWatch()
-	x.stream = newStream(&x.req, &x.tl, x.clock)
+	x.stream = newStream(&x.req, &x.tl, x.clock, x.wc.Load() != nil)
 	err := x.stream.read(body)
 	idle.Stop()
 	switch {
@@ -269,7 +270,7 @@ func (x *exchange) startIdleWatch() *time.Timer {
 // and waiting that long returns the connection to the pool before the
 // caller's next request.
 func (x *exchange) drainAfterEnd(body io.Closer) {
-	if x.wc.Load() != nil {
+	if x.wc.Load() != nil && x.handoff == nil {
 		// On the reactor: the caller has its result now; the drain goes on
 		// in the coroutine.
 		x.settle()

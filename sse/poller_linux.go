@@ -63,6 +63,16 @@ func (p *poller) add(fd int) error {
 	return os.NewSyscallError("epoll_ctl", unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev))
 }
 
+// watch turns reading readiness of fd on or off (a connection whose reader
+// is behind, or at its end, is not read until it catches up).
+func (p *poller) watch(fd int, on bool) {
+	ev := unix.EpollEvent{Fd: int32(fd)}
+	if on {
+		ev.Events = unix.EPOLLIN
+	}
+	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, fd, &ev)
+}
+
 // remove stops watching fd.
 func (p *poller) remove(fd int) {
 	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, fd, nil)

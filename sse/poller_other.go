@@ -17,6 +17,7 @@ var errNoPoller = errors.New("the stream reactor needs Linux")
 func newPoller() (*poller, error)                          { return nil, errNoPoller }
 func (p *poller) add(int) error                            { return errNoPoller }
 func (p *poller) remove(int)                               {}
+func (p *poller) watch(int, bool)                          {}
 func (p *poller) wake()                                    {}
 func (p *poller) run(func(int), func())                    {}
 func readFD(int, []byte, []byte) (int, int64, bool, error) { return 0, 0, false, errNoPoller }

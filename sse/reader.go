@@ -20,7 +20,7 @@ func ReadStream(r io.Reader, req *Request) *Result {
 	x := newExchange(nil, req)
 	x.markSent()
 	x.meter = &meter{r: r, last: &x.lastByte, clock: x.clock}
-	x.stream = newStream(&x.req, &x.tl, x.clock)
+	x.stream = newStream(&x.req, &x.tl, x.clock, false)
 	if err := x.stream.read(x.meter); err != nil {
 		x.failStream(err)
 	}
@@ -57,6 +57,7 @@ type stream struct {
 	clock   func() time.Duration
 
 	queueField []string // nil once the queue time is known or disabled
+	stamped    bool     // the body's reads carry their arrival already (the reactor)
 	finished   bool     // a terminal event arrived
 	stopped    bool     // a callback returned ErrStop
 
@@ -64,11 +65,12 @@ type stream struct {
 	stop func()    // releases the reading goroutine, if any
 }
 
-// newStream prepares the reading of one response.
-func newStream(req *Request, tl *timeline, clock func() time.Duration) *stream {
+// newStream prepares the reading of one response; stamped says that clock
+// already gives each read's arrival, whenever it is called (the reactor).
+func newStream(req *Request, tl *timeline, clock func() time.Duration, stamped bool) *stream {
 	s := &stream{
 		req: req, cls: NewClassifier(req.Dialect), content: newContent(),
-		tl: tl, clock: clock, queueField: req.Queue.field(),
+		tl: tl, clock: clock, queueField: req.Queue.field(), stamped: stamped,
 	}
 	if tl.queue.ok {
 		s.queueField = nil
@@ -80,12 +82,12 @@ func newStream(req *Request, tl *timeline, clock func() time.Duration) *stream {
 // read consumes the body until a terminal event, the clean end of the body,
 // or a failure, which it returns. At a clean end it records complete.
 //
-// When the request runs callbacks, the body is read on a goroutine of its
-// own (stampedReader) so that a slow callback does not delay the stamps of
-// bytes arriving while it runs.
+// When the request runs callbacks and the reads are not stamped already,
+// the body is read on a goroutine of its own (stampedReader) so that a slow
+// callback does not delay the stamps of bytes arriving while it runs.
 func (s *stream) read(body io.Reader) error {
 	s.rest, s.stop = body, func() {}
-	if s.req.runsCallbacks() {
+	if s.req.runsCallbacks() && !s.stamped {
 		sr := newStampedReader(body, s.clock)
 		s.rest, s.stop, body = sr, sr.close, sr
 	}

@@ -26,7 +26,8 @@ var wireReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, wi
 // coroutine (iter.Pull) that the reactor resumes whenever bytes arrive:
 // net/http's own response parser and the stream reader run in it
 // unchanged, and their reads yield back to the reactor instead of blocking
-// a goroutine.
+// a goroutine. An exchange that runs JavaScript callbacks is parsed by its
+// caller instead, from stamped chunks the reactor hands off (handoff.go).
 type wireConn struct {
 	r    *reactor
 	pool *wirePool
@@ -40,8 +41,9 @@ type wireConn struct {
 	parked  bool // the exchange ended while the request was being written
 
 	// The exchange in progress, if any; touched under mu or inside the
-	// coroutine.
+	// coroutine (or by the reader of a handoff).
 	x       *exchange
+	h       *handoff // non-nil when the caller parses the response
 	next    func() (struct{}, bool)
 	stop    func()
 	yield   func(struct{}) bool
@@ -50,16 +52,20 @@ type wireConn struct {
 	pending []byte // bytes read and not yet consumed, in the reactor's buffer
 	err     error  // the read error or interruption to return once pending is empty
 	readAt  time.Time
-	got     int64 // bytes read during this exchange
-	keep    bool  // the connection may serve another exchange after this one
+	lastAt  time.Time // the latest stamp of the exchange's reads
+	got     int64     // bytes read during this exchange
+	keep    bool      // the connection may serve another exchange after this one
 }
 
 // arrival returns when the bytes being parsed were read.
 func (c *wireConn) arrival() time.Time { return c.readAt }
 
 // Read hands the coroutine the bytes the reactor read, yielding to the
-// reactor while there are none.
+// reactor while there are none (or hands a handoff's reader its bytes).
 func (c *wireConn) Read(p []byte) (int, error) {
+	if c.h != nil {
+		return c.h.read(c, p)
+	}
 	for len(c.pending) == 0 {
 		if c.err != nil {
 			return 0, c.err
@@ -71,6 +77,14 @@ func (c *wireConn) Read(p []byte) (int, error) {
 	n := copy(p, c.pending)
 	c.pending = c.pending[n:]
 	return n, nil
+}
+
+// received returns how many response bytes the exchange has seen.
+func (c *wireConn) received() int64 {
+	if c.h != nil {
+		return c.h.took
+	}
+	return c.got
 }
 
 // attach starts an exchange on c; false if c was closed meanwhile.
@@ -85,8 +99,15 @@ func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
 	x.now = c.arrival
 	x.wc.Store(c)
 	c.x, c.sending, c.started, c.err, c.got, c.keep = x, true, false, nil, 0, false
+	c.lastAt = time.Time{}
 	c.br = wireReaders.Get().(*bufio.Reader)
 	c.br.Reset(c)
+	x.handoff = nil
+	if x.req.OnOpen != nil || x.req.runsCallbacks() {
+		c.h = newHandoff(x.ctx)
+		x.handoff = c.h
+		return true
+	}
 	c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
 		c.yield = yield
 		x.receiveWire(c, hreq)
@@ -101,6 +122,12 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err err
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sending = false
+	if err != nil && c.h != nil {
+		c.x.wc.Store(nil)
+		c.detach()
+		c.closeLocked()
+		return written, err
+	}
 	if err != nil && !c.started && !c.parked {
 		c.stop()
 		c.x.wc.Store(nil)
@@ -126,15 +153,30 @@ func (c *wireConn) readable(buf, oob []byte) {
 	if wouldBlock {
 		return
 	}
-	if c.next == nil || c.parked {
+	if c.x == nil {
 		// Idle: the server closed the connection, or sent bytes nobody
 		// asked for.
-		if !c.parked {
-			c.closeLocked()
-		}
+		c.closeLocked()
 		return
 	}
-	c.readAt = receivedAt(time.Now(), rx)
+	// Reads stamped from one kernel timestamp convert to the monotonic
+	// clock a few ns apart: stamps never go back.
+	at := receivedAt(time.Now(), rx)
+	if at.Before(c.lastAt) {
+		at = c.lastAt
+	}
+	c.lastAt = at
+	if c.h != nil {
+		if err == nil && n == 0 {
+			err = io.EOF
+		}
+		c.h.push(c, buf[:n], at, err)
+		return
+	}
+	if c.parked {
+		return // the response ended already
+	}
+	c.readAt = at
 	switch {
 	case err != nil:
 		c.err = err
@@ -151,7 +193,7 @@ func (c *wireConn) interrupted(x *exchange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.x != x || c.next == nil || c.parked {
-		return
+		return // ended, or a handoff: its reader wakes with the context
 	}
 	if c.err == nil {
 		c.err = context.Cause(x.ctx)
@@ -178,6 +220,12 @@ func (c *wireConn) resume() {
 // can serve another one, else it is closed.
 func (c *wireConn) release() {
 	x, keep := c.x, c.keep && c.err == nil
+	if h := c.h; h != nil {
+		keep = keep && h.err == nil && len(h.queue) == 0
+		if keep && h.paused {
+			c.r.p.watch(c.fd, true)
+		}
+	}
 	c.detach()
 	if !keep || !c.pool.put(c) {
 		c.closeLocked()
@@ -188,7 +236,7 @@ func (c *wireConn) release() {
 
 // detach forgets the exchange.
 func (c *wireConn) detach() {
-	c.x, c.next, c.stop, c.yield = nil, nil, nil, nil
+	c.x, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
 	if c.br != nil {
 		c.br.Reset(nil)
 		wireReaders.Put(c.br)
@@ -362,10 +410,14 @@ func takeFD(nc net.Conn) (int, error) {
 
 // wireBody is a response body read on the reactor. Closing it does not
 // drain it: a body closed before its end makes the connection unusable.
+// A handoff's body, whose reader may be a draining goroutine, releases the
+// connection when closed.
 type wireBody struct {
 	io.ReadCloser
-	c   *wireConn
-	eof bool
+	c      *wireConn
+	h      *handoff // set when the caller parses the response
+	eof    bool
+	closed bool
 }
 
 // Read implements io.Reader.
@@ -377,10 +429,19 @@ func (b *wireBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Close implements io.Closer.
+// Close implements io.Closer. A handoff's body releases the connection.
 func (b *wireBody) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
 	if !b.eof {
 		b.c.keep = false
+	}
+	if b.h != nil {
+		b.c.mu.Lock()
+		b.c.release()
+		b.c.mu.Unlock()
 	}
 	return nil
 }

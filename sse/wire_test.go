@@ -45,10 +45,12 @@ func TestReactorReadsPlainHTTP(t *testing.T) {
 	if n := idleWire(c); n != 0 {
 		t.Errorf("after CloseIdleConnections: %d", n)
 	}
-	// A callback keeps the stream on net/http.
-	res := c.Do(context.Background(), &Request{URL: srv.URL, OnEvent: func(*Event) error { return nil }})
-	if res.Failed() || idleWire(c) != 0 {
-		t.Errorf("with onEvent: %s, reactor connections %d", res.Error, idleWire(c))
+	// A stream with a callback is read by the reactor too, and parsed by
+	// the caller, where the callback runs.
+	events := 0
+	res := c.Do(context.Background(), &Request{URL: srv.URL, OnEvent: func(*Event) error { events++; return nil }})
+	if res.Failed() || events != 2 || idleWire(c) != 1 {
+		t.Errorf("with onEvent: %s, %d events, reactor connections %d", res.Error, events, idleWire(c))
 	}
 	if n := idleWire(NewClient(ClientOptions{NetHTTPOnly: true})); n != -1 {
 		t.Errorf("NetHTTPOnly has a reactor pool")
@@ -70,18 +72,35 @@ func TestPathsAgree(t *testing.T) {
 	for name, sc := range scripts {
 		t.Run(name, func(t *testing.T) {
 			srv, _ := serve(t, sc)
-			var got [2]*Result
-			for i, only := range []bool{false, true} {
-				got[i] = NewClient(ClientOptions{NetHTTPOnly: only}).Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI})
+			// The reactor in its two modes (coroutine; handed off to the
+			// caller for a callback), then net/http with the callback.
+			var got [3]*Result
+			var seen [3][]Kind
+			for i, only := range []bool{false, false, true} {
+				req := &Request{URL: srv.URL, Dialect: DialectOpenAI}
+				if i > 0 {
+					req.OnEvent = func(ev *Event) error { seen[i] = append(seen[i], ev.Kind); return nil }
+				}
+				got[i] = NewClient(ClientOptions{NetHTTPOnly: only}).Do(context.Background(), req)
 			}
-			a, b := got[0], got[1]
-			if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events ||
-				a.Heartbeats != b.Heartbeats || a.EventsByKind != b.EventsByKind || a.BytesReceived != b.BytesReceived ||
-				a.Proto != b.Proto || (a.Timings.FirstText == nil) != (b.Timings.FirstText == nil) ||
-				(a.Timings.Complete == nil) != (b.Timings.Complete == nil) {
-				t.Errorf("reactor %+v\nnet/http %+v", *a, *b)
+			if fmt.Sprint(seen[1]) != fmt.Sprint(seen[2]) {
+				t.Errorf("onEvent saw %v on the reactor, %v through net/http", seen[1], seen[2])
+			}
+			for _, b := range got[1:] {
+				agree(t, got[0], b)
 			}
 		})
+	}
+}
+
+// agree fails unless two results of the same response agree.
+func agree(t *testing.T, a, b *Result) {
+	t.Helper()
+	if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events ||
+		a.Heartbeats != b.Heartbeats || a.EventsByKind != b.EventsByKind || a.BytesReceived != b.BytesReceived ||
+		a.Proto != b.Proto || (a.Timings.FirstText == nil) != (b.Timings.FirstText == nil) ||
+		(a.Timings.Complete == nil) != (b.Timings.Complete == nil) {
+		t.Errorf("results differ:\n%+v\n%+v", *a, *b)
 	}
 }
 
@@ -350,5 +369,41 @@ func TestReactorResponseShapes(t *testing.T) {
 				t.Errorf("%d connections for two requests, want %d", n, tc.conns)
 			}
 		})
+	}
+}
+
+// TestHandoffSlowReader sends 4 MiB of events at once to a stream whose
+// onEvent callback is slow at first: the reactor gets far ahead of the
+// reader, stops reading the connection past its limit and resumes once the
+// reader caught up; every event arrives, in order, with stamps that never
+// go back and that do not wait for the callbacks.
+func TestHandoffSlowReader(t *testing.T) {
+	const events, slow = 4096, 20
+	pad := strings.Repeat("x", 1000)
+	var body strings.Builder
+	for i := range events {
+		fmt.Fprintf(&body, "data: %d %s\n\n", i, pad)
+	}
+	srv, _ := serve(t, script{steps: now(body.String())})
+	next, disorder := 0, 0
+	var last, slowLast time.Duration
+	res := NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectRaw, OnEvent: func(ev *Event) error {
+		if !strings.HasPrefix(ev.Data, fmt.Sprintf("%d ", next)) || ev.At < last {
+			disorder++
+		}
+		next, last = next+1, ev.At
+		if next <= slow {
+			slowLast = ev.At
+			time.Sleep(5 * time.Millisecond) // the reactor runs ahead meanwhile
+		}
+		return nil
+	}})
+	if res.Failed() || res.Events != events || next != events || disorder != 0 {
+		t.Errorf("%s %s: %d events, %d seen, %d out of order", res.ErrorCode, res.Error, res.Events, next, disorder)
+	}
+	// The first events came in the first reads, long before the slow
+	// callbacks (20 × 5 ms) were done with them.
+	if slowLast > 50*time.Millisecond {
+		t.Errorf("event %d stamped at %v: stamps follow the callbacks", slow, slowLast)
 	}
 }

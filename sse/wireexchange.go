@@ -12,10 +12,9 @@ import (
 
 // wireAddr reports whether the request goes through the reactor, and the
 // address to connect to: plain-HTTP requests on the client's own transport,
-// without a proxy, whose stream runs no JavaScript callback (callbacks run
-// on the VU's goroutine, so those streams are read there, through net/http).
+// without a proxy.
 func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
-	if c.wire == nil || hreq.URL.Scheme != "http" || req.OnOpen != nil || req.runsCallbacks() {
+	if c.wire == nil || hreq.URL.Scheme != "http" {
 		return "", false
 	}
 	if c.transport.Proxy != nil {
@@ -57,7 +56,16 @@ func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr stri
 			x.failTransport(err)
 			return false
 		}
-		x.await(parent, c)
+		if h := x.handoff; h != nil {
+			x.receiveWire(c, hreq) // here: the callbacks run on this goroutine
+			if !h.bodyOut {
+				c.mu.Lock()
+				c.release()
+				c.mu.Unlock()
+			}
+		} else {
+			x.await(parent, c)
+		}
 		switch {
 		case x.retry && !fresh:
 			continue
@@ -143,7 +151,7 @@ func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
 	}()
 	resp, err := readResponse(c, hreq)
 	if err != nil {
-		if c.reused && c.got == 0 && x.ctx.Err() == nil && replayable(hreq) {
+		if c.reused && c.received() == 0 && x.ctx.Err() == nil && replayable(hreq) {
 			x.retry = true
 			return
 		}
@@ -155,7 +163,10 @@ func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
 		x.redirect, c.keep = true, false
 		return
 	}
-	resp.Body = &wireBody{ReadCloser: resp.Body, c: c}
+	resp.Body = &wireBody{ReadCloser: resp.Body, c: c, h: x.handoff}
+	if x.handoff != nil {
+		x.handoff.bodyOut = true
+	}
 	x.receive(resp)
 }
 
