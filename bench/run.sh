@@ -9,7 +9,8 @@
 # 1500 2000"), STREAM_DURATION (30s), STREAM_LOW_RATE (20: the memory
 # baseline, same VUs) and QUIET_WAIT (seconds to wait for other processes to go idle
 # before a run, default 60); STREAM_LOG, if set, gets every run as a JSON
-# line. "streammem" reads MEM_RATE (300) and MEM_VUS (2000): memory per
+# line; ONEVENT=1 gives every stream an empty onEvent callback (the path of
+# streams that run JavaScript). "streammem" reads MEM_RATE (300) and MEM_VUS (2000): memory per
 # open stream from 1 s and 5 s streams at the same rate. "floor" runs
 # bench/floorclient (net/http, no JS) and bench/epollfloor (raw sockets,
 # one epoll thread) on the same workload: what the machine allows at all.
@@ -134,7 +135,7 @@ stream_run() {
   b0=$(busy_jiffies); s0=$(proc_jiffies "$SPID")
   /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "$BIN" run -q --no-summary \
     --summary-export "$TMP/streams.json" -e SSE_URL="$URL" -e RATE="$rate" -e VUS="$vus" \
-    -e DURATION="$dur" "$DIR/streams.js" >"$TMP/run.log" 2>&1 || true
+    -e DURATION="$dur" -e ONEVENT="${ONEVENT:-}" "$DIR/streams.js" >"$TMP/run.log" 2>&1 || true
   s1=$(proc_jiffies "$SPID"); b1=$(busy_jiffies)
   stop_server
   python3 - "$TMP/streams.json" "$TMP/time" "$rate" "$dur" "$((s1 - s0))" "$((b1 - b0))" "$TMP/sse.err" "$(getconf CLK_TCK)" >>"$out" <<'PY'

@@ -40,6 +40,10 @@ export const options = {
 
 const body = { bucket: 'qa', question: 'Can I return my order?' };
 const params = { dialect: 'business', tags: { bucket: 'qa' } };
+// ONEVENT=1: an (empty) onEvent callback, so the stream runs JavaScript.
+if (__ENV.ONEVENT) {
+  params.onEvent = () => {};
+}
 
 export default function () {
   const res = usefulsse.post(URL, body, params);

@@ -234,6 +234,14 @@ func (c *wireConn) release() {
 	close(x.ended)
 }
 
+// releaseNow releases the connection from the goroutine that read a
+// handoff.
+func (c *wireConn) releaseNow() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.release()
+}
+
 // detach forgets the exchange.
 func (c *wireConn) detach() {
 	c.x, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
@@ -439,9 +447,7 @@ func (b *wireBody) Close() error {
 		b.c.keep = false
 	}
 	if b.h != nil {
-		b.c.mu.Lock()
-		b.c.release()
-		b.c.mu.Unlock()
+		b.c.releaseNow()
 	}
 	return nil
 }

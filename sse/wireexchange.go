@@ -56,16 +56,7 @@ func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr stri
 			x.failTransport(err)
 			return false
 		}
-		if h := x.handoff; h != nil {
-			x.receiveWire(c, hreq) // here: the callbacks run on this goroutine
-			if !h.bodyOut {
-				c.mu.Lock()
-				c.release()
-				c.mu.Unlock()
-			}
-		} else {
-			x.await(parent, c)
-		}
+		x.follow(parent, c, hreq)
 		switch {
 		case x.retry && !fresh:
 			continue
@@ -103,6 +94,21 @@ func (x *exchange) message(hreq *http.Request) (*bytes.Buffer, error) {
 func putMessage(b *bytes.Buffer) {
 	if b.Cap() <= 64<<10 {
 		messages.Put(b)
+	}
+}
+
+// follow sees the response through: it waits for the coroutine, or parses
+// the handed-off response itself so that the callbacks run on this
+// goroutine.
+func (x *exchange) follow(parent context.Context, c *wireConn, hreq *http.Request) {
+	h := x.handoff
+	if h == nil {
+		x.await(parent, c)
+		return
+	}
+	x.receiveWire(c, hreq)
+	if !h.bodyOut {
+		c.releaseNow() // else closing the body releases the connection
 	}
 }
 
