@@ -14,25 +14,38 @@ import (
 // by reference, as they were when copied into plain objects. A script may
 // still set and delete properties: its own values shadow the computed ones.
 
-// overlay holds the properties a script set (or deleted: nil) on a view.
-type overlay map[string]sobek.Value
+// overlay holds the properties a script set (or deleted: nil) on a view;
+// embedded, it gives the view its Set and Delete.
+type overlay struct{ own map[string]sobek.Value }
 
 // get returns the script's value for k, if it set or deleted k.
-func (o overlay) get(k string) (sobek.Value, bool) {
-	v, ok := o[k]
+func (o *overlay) get(k string) (sobek.Value, bool) {
+	v, ok := o.own[k]
 	return v, ok
 }
 
+// Set implements sobek.DynamicObject.
+func (o *overlay) Set(k string, v sobek.Value) bool {
+	if o.own == nil {
+		o.own = map[string]sobek.Value{}
+	}
+	o.own[k] = v
+	return true
+}
+
+// Delete implements sobek.DynamicObject.
+func (o *overlay) Delete(k string) bool { return o.Set(k, nil) }
+
 // keys lists the view's properties: the computed ones present, then the
 // script's own.
-func (o overlay) keys(computed []string, has func(string) bool) []string {
-	out := make([]string, 0, len(computed)+len(o))
+func (o *overlay) keys(computed []string, has func(string) bool) []string {
+	out := make([]string, 0, len(computed)+len(o.own))
 	for _, k := range computed {
 		if has(k) {
 			out = append(out, k)
 		}
 	}
-	for k, v := range o {
+	for k, v := range o.own {
 		if v != nil && !slices.Contains(computed, k) {
 			out = append(out, k)
 		}
@@ -47,10 +60,10 @@ var eventKeys = []string{"kind", "type", "id", "data", "comment", "text", "reaso
 // comment, text, reasoning, elapsed_ms, state, error}; state only when the
 // event carried some, error only for error events.
 type eventView struct {
+	overlay
 	rt    *sobek.Runtime
 	ev    sse.Event
 	state sobek.Value // converted once
-	own   overlay
 }
 
 var _ sobek.DynamicObject = (*eventView)(nil)
@@ -65,7 +78,7 @@ func eventValue(rt *sobek.Runtime, ev *sse.Event) *sobek.Object {
 
 // Get implements sobek.DynamicObject.
 func (e *eventView) Get(k string) sobek.Value {
-	if v, ok := e.own.get(k); ok {
+	if v, ok := e.get(k); ok {
 		return v
 	}
 	switch k {
@@ -102,23 +115,11 @@ func (e *eventView) Get(k string) sobek.Value {
 	return nil
 }
 
-// Set implements sobek.DynamicObject.
-func (e *eventView) Set(k string, v sobek.Value) bool {
-	if e.own == nil {
-		e.own = overlay{}
-	}
-	e.own[k] = v
-	return true
-}
-
 // Has implements sobek.DynamicObject.
 func (e *eventView) Has(k string) bool { return e.Get(k) != nil }
 
-// Delete implements sobek.DynamicObject.
-func (e *eventView) Delete(k string) bool { return e.Set(k, nil) }
-
 // Keys implements sobek.DynamicObject.
-func (e *eventView) Keys() []string { return e.own.keys(eventKeys, e.Has) }
+func (e *eventView) Keys() []string { return e.keys(eventKeys, e.Has) }
 
 // contextKeys are the properties of a predicate context view.
 var contextKeys = []string{"state", "text", "event", "elapsed_ms"}
@@ -126,11 +127,11 @@ var contextKeys = []string{"state", "text", "event", "elapsed_ms"}
 // contextView is the JavaScript view of a predicate's context: {state,
 // text, event, elapsed_ms}.
 type contextView struct {
+	overlay
 	rt           *sobek.Runtime
 	c            sse.PredicateContext
 	ev           sse.Event
 	state, event sobek.Value // converted once
-	own          overlay
 }
 
 var _ sobek.DynamicObject = (*contextView)(nil)
@@ -146,7 +147,7 @@ func contextValue(rt *sobek.Runtime, c *sse.PredicateContext) *sobek.Object {
 
 // Get implements sobek.DynamicObject.
 func (v *contextView) Get(k string) sobek.Value {
-	if o, ok := v.own.get(k); ok {
+	if o, ok := v.get(k); ok {
 		return o
 	}
 	switch k {
@@ -176,20 +177,8 @@ func (v *contextView) eventOrNil() *sse.Event {
 	return &v.ev
 }
 
-// Set implements sobek.DynamicObject.
-func (v *contextView) Set(k string, val sobek.Value) bool {
-	if v.own == nil {
-		v.own = overlay{}
-	}
-	v.own[k] = val
-	return true
-}
-
 // Has implements sobek.DynamicObject.
 func (v *contextView) Has(k string) bool { return v.Get(k) != nil }
 
-// Delete implements sobek.DynamicObject.
-func (v *contextView) Delete(k string) bool { return v.Set(k, nil) }
-
 // Keys implements sobek.DynamicObject.
-func (v *contextView) Keys() []string { return v.own.keys(contextKeys, v.Has) }
+func (v *contextView) Keys() []string { return v.keys(contextKeys, v.Has) }
