@@ -159,6 +159,7 @@ runner_j = (u + s) * hz
 print(json.dumps({
     "rate": rate, "achieved": it / secs, "dropped": d.get("dropped_iterations", {}).get("count", 0),
     "err_p50": fte.get("med"), "err_p99": fte.get("p(99)"), "err_count": fte.get("count", 0),
+    "rel_p50": d.get("first_text_error_rel", {}).get("med"), "rel_p99": d.get("first_text_error_rel", {}).get("p(99)"),
     "failed": d.get("usefulsse_failed", {}).get("value"),
     "cpu_per_1000": (u + s) / max(it, 1) * 1000, "rss_kb": rss,
     "concurrent": it / secs * complete / 1000,
@@ -174,7 +175,7 @@ if "error" in r:
     print("   run failed:", r["error"]); sys.exit()
 f = lambda k, p="%.3f": "-" if r.get(k) is None else p % r[k]
 print(f"   {r['rate']:.0f}/s: achieved {r['achieved']:.1f}/s, dropped {r['dropped']:.0f}, first_text_error p50 {f('err_p50')} ms"
-      f" p99 {f('err_p99')} ms, failed {f('failed', '%.4f')}, runner {r['cpu_per_1000']:.3f} CPU-s/1000 streams,"
+      f" p99 {f('err_p99')} ms (from the headers: p50 {f('rel_p50')} p99 {f('rel_p99')} ms), failed {f('failed', '%.4f')}, runner {r['cpu_per_1000']:.3f} CPU-s/1000 streams,"
       f" peak RSS {r['rss_kb']/1024:.0f} MB, ~{r['concurrent']:.0f} open streams; server {r['server_cpu_per_1000']:.3f} CPU-s/1000,"
       f" late>1ms {f('server_late_1ms', '%.4f')}; other {r['other_cores']:.2f} cores")
 PY
@@ -216,7 +217,7 @@ ok = h.get("dropped", 1) == 0 and h.get("err_p99", 9) <= 1 and h.get("achieved",
 open_delta = h.get("concurrent", 0) - l.get("concurrent", 0)
 per = (h["rss_kb"] - l["rss_kb"]) / open_delta if open_delta > 0 else float("nan")
 print(f"{h['rate']:.0f}/s median: achieved {g('achieved', '%.1f')}/s, dropped {g('dropped', '%.0f')}, first_text_error p50 {g('err_p50')} ms"
-      f" p99 {g('err_p99')} ms, usefulsse_failed {g('failed', '%.4f')}, runner {g('cpu_per_1000')} CPU-s per 1000 streams"
+      f" p99 {g('err_p99')} ms (from the headers: p50 {g('rel_p50')} p99 {g('rel_p99')} ms), usefulsse_failed {g('failed', '%.4f')}, runner {g('cpu_per_1000')} CPU-s per 1000 streams"
       f" (target <= 0.3, k6+xk6-sse ~3.2), peak RSS {h['rss_kb']/1024:.0f} MB (at {l['rate']:.0f}/s: {l['rss_kb']/1024:.0f} MB),"
       f" ~{h['concurrent']:.0f} open streams (at {l['rate']:.0f}/s: {l['concurrent']:.0f}): {per:.1f} KB per open stream (target <= 64 KB, k6+xk6-sse ~232 KB per streaming VU);"
       f" server {g('server_cpu_per_1000')} CPU-s/1000; other processes {g('other_cores', '%.2f')} cores"

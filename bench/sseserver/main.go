@@ -17,14 +17,17 @@
 //	2 × interval    {"delta": "Sure, ", "server_ms": …}            first visible text
 //	…               {"delta": "word ", "server_ms": …} with decision, reason and
 //	                next_step appearing in business_state along the way
-//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …}, "done": true}
+//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …, "headers_ms": …}, "done": true}
 //
 // server_ms is float milliseconds since the request arrived, on the
 // monotonic clock, read just before the event is written (one write
 // system call per event: the event is flushed at once). first_text_ms is
 // the server_ms of the first event with non-whitespace text. The probe's
 // first_text minus first_text_ms is therefore the probe's error: request
-// transit plus response transit and parsing, on loopback.
+// transit plus response transit and parsing, on loopback. headers_ms is
+// when the headers and the heartbeat were flushed: the probe's (first_text
+// − headers) minus (first_text_ms − headers_ms) leaves the request's way
+// in, and the server's delay in starting the handler, out of the error.
 //
 // Efficiency: the streams' events are sent by scheduler goroutines (one by
 // default), each sleeping on one timer until its earliest due event
@@ -144,6 +147,7 @@ type stream struct {
 	due       time.Duration // due time of event i, since t0
 	i         int           // next event, 1-based
 	firstText float64       // server_ms of the first visible text
+	headers   float64       // server_ms of the flush of the headers and heartbeat
 	buf       []byte
 }
 
@@ -171,10 +175,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.aborted.Add(1)
 		return
 	}
+	headers := float64(time.Since(t0)) / float64(time.Millisecond)
 	bp := bufPool.Get().(*[]byte)
 	st := &stream{
 		w: w, fl: fl, gone: r.Context().Done(), done: make(chan struct{}),
-		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp,
+		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp, headers: headers,
 	}
 	s.shards[s.next.Add(1)%uint64(len(s.shards))].add(st)
 	<-st.done // the shard no longer touches w
@@ -222,6 +227,8 @@ func (s *server) send(st *stream) bool {
 	case i == s.events:
 		b = append(b, `, "business_state": {"status": "done", "first_text_ms": `...)
 		b = strconv.AppendFloat(b, st.firstText, 'f', 3, 64)
+		b = append(b, `, "headers_ms": `...)
+		b = strconv.AppendFloat(b, st.headers, 'f', 3, 64)
 		b = append(b, `}, "done": true`...)
 	case i == s.events*2/5:
 		b = append(b, `, "business_state": {"decision": "refund"}`...)
