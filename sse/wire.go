@@ -369,7 +369,7 @@ func (p *wirePool) closeIdle() {
 	p.mu.Unlock()
 	for _, c := range all {
 		c.mu.Lock()
-		if c.next == nil {
+		if c.x == nil {
 			c.closeLocked()
 		}
 		c.mu.Unlock()
