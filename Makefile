@@ -40,6 +40,7 @@ bench: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseThreshold -fuzztime 20s ./metrics/
 	$(GO) test -run '^$$' -fuzz FuzzParseDuration -fuzztime 20s ./options/
+	$(GO) test -run '^$$' -fuzz FuzzPathsAgree -fuzztime 20s ./sse/
 
 clean:
 	rm -rf bin

@@ -407,3 +407,41 @@ func TestHandoffSlowReader(t *testing.T) {
 		t.Errorf("event %d stamped at %v: stamps follow the callbacks", slow, slowLast)
 	}
 }
+
+// FuzzPathsAgree writes arbitrary bytes as a response and checks that the
+// reactor and net/http read them the same way: the same outcome, status,
+// text and events.
+func FuzzPathsAgree(f *testing.F) {
+	for _, seed := range []string{
+		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: hi\n\n",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n8\r\ndata: a\n\n\r\n0\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: x\n\n",
+		"HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: ping\n\ndata: [DONE]\n\n",
+		"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\n\r\nbusy",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+		"HTTP/1.0 200\r\n\r\n",
+		"garbage\r\n\r\n",
+		"",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, resp []byte) {
+		url, _ := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
+			if req, err := http.ReadRequest(r); err == nil {
+				_, _ = io.Copy(io.Discard, req.Body)
+				_, _ = c.Write(resp)
+			}
+		})
+		var got [2]*Result
+		for i, only := range []bool{false, true} {
+			got[i] = NewClient(ClientOptions{NetHTTPOnly: only}).Do(context.Background(),
+				&Request{URL: url + "/", Dialect: DialectRaw, Timeout: 5 * time.Second, IdleTimeout: time.Second})
+		}
+		a, b := got[0], got[1]
+		if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events {
+			t.Errorf("reactor %q %q status %d text %q events %d; net/http %q %q status %d text %q events %d",
+				a.ErrorCode, a.Error, a.Status, a.Text, a.Events, b.ErrorCode, b.Error, b.Status, b.Text, b.Events)
+		}
+	})
+}

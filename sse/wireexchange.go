@@ -191,17 +191,22 @@ func replayable(hreq *http.Request) bool {
 	return key || xkey
 }
 
+// maxInterim is how many 1xx interim responses may precede the response,
+// as in net/http.
+const maxInterim = 5
+
 // readResponse reads the response head, skipping 1xx interim responses.
 func readResponse(c *wireConn, hreq *http.Request) (*http.Response, error) {
-	for {
+	for range maxInterim + 1 {
 		resp, err := http.ReadResponse(c.br, hreq)
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+		if resp.StatusCode < 100 || resp.StatusCode > 199 || resp.StatusCode == http.StatusSwitchingProtocols {
 			return resp, nil
 		}
 	}
+	return nil, fmt.Errorf("more than %d 1xx informational responses", maxInterim)
 }
 
 // isRedirect reports a redirect net/http's client would follow.
