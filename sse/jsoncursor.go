@@ -128,6 +128,15 @@ func (c *jsonCursor) key(n int) (string, bool) {
 // elem reports whether the current array has element n (0 first).
 func (c *jsonCursor) elem(n int) bool { return c.more(n, ']') }
 
+// member moves to member n of the current object (0 first) and sets *key;
+// false once the object closed (or on error). Loop with
+// for n, k := 0, ""; c.member(n, &k); n++.
+func (c *jsonCursor) member(n int, key *string) bool {
+	k, ok := c.key(n)
+	*key = k
+	return ok
+}
+
 // skip consumes one value of any type.
 func (c *jsonCursor) skip() {
 	switch b := c.peek(); {
@@ -135,10 +144,7 @@ func (c *jsonCursor) skip() {
 		c.skipString()
 	case b == '{':
 		c.openObject()
-		for n := 0; ; n++ {
-			if _, ok := c.key(n); !ok {
-				return
-			}
+		for n, k := 0, ""; c.member(n, &k); n++ {
 			c.skip()
 		}
 	case b == '[':

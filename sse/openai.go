@@ -19,11 +19,7 @@ func classifyOpenAI(ev *Event) {
 		return
 	}
 	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			break
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "choices":
 			openaiChoices(&c, ev)
@@ -63,14 +59,10 @@ func openaiChoice(c *jsonCursor, ev *Event) {
 		c.skip()
 		return
 	}
+	c.openObject()
 	text, reasoning, tools := ev.Text, ev.Reasoning, len(ev.Tools)
 	var index int64
-	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			break
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "index":
 			index, _ = c.int()
@@ -96,11 +88,7 @@ func openaiDelta(c *jsonCursor, ev *Event) {
 		return
 	}
 	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			return
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "content", "refusal":
 			if s, ok := c.str(); ok {
@@ -126,22 +114,21 @@ func openaiToolCalls(c *jsonCursor, ev *Event) {
 	}
 	c.openArray()
 	for n := 0; c.elem(n); n++ {
-		if c.peek() != '{' {
-			c.skip()
-			continue
+		if tc, ok := openaiToolCall(c); ok {
+			ev.Tools = append(ev.Tools, tc)
 		}
-		ev.Tools = append(ev.Tools, openaiToolCall(c))
 	}
 }
 
-// openaiToolCall reads one tool-call delta object.
-func openaiToolCall(c *jsonCursor) (tc ToolCall) {
+// openaiToolCall reads one tool-call delta object; ok is false (and the
+// value skipped) when it is not an object.
+func openaiToolCall(c *jsonCursor) (tc ToolCall, ok bool) {
+	if c.peek() != '{' {
+		c.skip()
+		return tc, false
+	}
 	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			return tc
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "index":
 			i, _ := c.int()
@@ -154,6 +141,7 @@ func openaiToolCall(c *jsonCursor) (tc ToolCall) {
 			c.skip()
 		}
 	}
+	return tc, true
 }
 
 // openaiFunction returns a tool-call delta's function name and arguments.
@@ -163,11 +151,7 @@ func openaiFunction(c *jsonCursor) (name, args string) {
 		return "", ""
 	}
 	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			return name, args
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "name":
 			name, _ = c.str()
@@ -177,6 +161,7 @@ func openaiFunction(c *jsonCursor) (name, args string) {
 			c.skip()
 		}
 	}
+	return name, args
 }
 
 // openaiUsage reads a usage object: prompt_tokens, completion_tokens and
@@ -188,11 +173,7 @@ func openaiUsage(c *jsonCursor, ev *Event) {
 		return
 	}
 	c.openObject()
-	for n := 0; ; n++ {
-		k, ok := c.key(n)
-		if !ok {
-			return
-		}
+	for n, k := 0, ""; c.member(n, &k); n++ {
 		switch k {
 		case "prompt_tokens", "input_tokens":
 			ev.usage.InputTokens, _ = c.int()
