@@ -14,13 +14,9 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	test, err := runner.Load(script, env, stderr)
-	if err != nil {
-		return failExit(stderr, err)
-	}
-	opts, err := consolidate(f, test.ScriptOptions)
-	if err != nil {
-		return fail(stderr, runner.ExitInvalidConfig, err)
+	_, opts, code, ok := loadScript(f, script, env, stderr)
+	if !ok {
+		return code
 	}
 	b, err := opts.InspectJSON()
 	if err != nil {

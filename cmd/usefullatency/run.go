@@ -31,20 +31,16 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopMock()
 	}
-	test, err := runner.Load(script, env, stderr)
-	if err != nil {
-		return failExit(stderr, err)
-	}
-	opts, err := consolidate(f, test.ScriptOptions)
-	if err != nil {
-		return fail(stderr, runner.ExitInvalidConfig, err)
+	test, opts, code, ok := loadScript(f, script, env, stderr)
+	if !ok {
+		return code
 	}
 	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
-	code, err = test.Execute(ctx, runner.Config{
+	code, err := test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
 	})
@@ -58,6 +54,20 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ERRO thresholds on metrics have been crossed")
 	}
 	return code
+}
+
+// loadScript loads the script and consolidates its options with the
+// flags; on failure it prints why and returns the exit code.
+func loadScript(f *runFlags, script string, env map[string]string, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
+	test, err := runner.Load(script, env, stderr)
+	if err != nil {
+		return nil, options.Options{}, failExit(stderr, err), false
+	}
+	opts, err := consolidate(f, test.ScriptOptions)
+	if err != nil {
+		return nil, options.Options{}, fail(stderr, runner.ExitInvalidConfig, err), false
+	}
+	return test, opts, 0, true
 }
 
 // consolidate merges script, environment and flag options and checks the
