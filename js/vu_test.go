@@ -11,7 +11,6 @@ import (
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
-	_ "github.com/usefullatency/usefullatency/js/modules/k6"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
-	_ "github.com/usefullatency/usefullatency/js/modules/k6" // registers k6, k6/metrics, k6/execution, k6/data
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )

@@ -1,6 +1,3 @@
-// Package k6 implements the k6 core modules usefullatency supports: "k6"
-// (check, group, sleep, fail), "k6/metrics", "k6/execution" and "k6/data".
-// Importing the package registers them.
 package k6
 
 import (
@@ -12,28 +9,17 @@ import (
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
-func init() {
-	modules.Register("k6", modules.ModuleFunc(newCore))
-	modules.Register("k6/metrics", modules.ModuleFunc(newMetrics))
-	modules.Register("k6/execution", modules.ModuleFunc(newExecution))
-	modules.Register("k6/data", modules.ModuleFunc(newData))
-}
-
-// exports is the simplest modules.Instance: fixed exports.
-type exports modules.Exports
-
-func (e exports) Exports() modules.Exports { return modules.Exports(e) }
-
 // core is the "k6" module of one VU.
 type core struct{ vu modules.VU }
 
+// newCore instantiates the "k6" module in vu.
 func newCore(vu modules.VU) modules.Instance {
 	c := &core{vu: vu}
 	named := map[string]any{
 		"check": c.check, "group": c.group, "sleep": c.sleep, "fail": c.fail,
 		"randomSeed": c.randomSeed,
 	}
-	return exports{Default: named, Named: named}
+	return modules.Static{Default: named, Named: named}
 }
 
 var errInit = errors.New("not available in the init context: call it inside an exported function")
@@ -46,7 +32,7 @@ func (c *core) check(val sobek.Value, conds *sobek.Object, extra ...sobek.Value)
 		return false, errInit
 	}
 	rt, st := c.vu.Runtime(), c.vu.State()
-	tags := mergeTags(rt, st.Tags, extra)
+	tags := modules.MergeTags(rt, st.Tags, extra)
 	all := true
 	for _, name := range conds.Keys() {
 		pass, err := evalCondition(conds.Get(name), val)
@@ -78,22 +64,6 @@ func (c *core) record(st *modules.State, tags metrics.Tags, name string, pass bo
 		v = 1
 	}
 	st.Push(metrics.Sample{Metric: st.Run.Builtin.Checks, Tags: tags.With("check", name), Time: time.Now(), Value: v})
-}
-
-// mergeTags adds the tags of an optional JS object to base.
-func mergeTags(rt *sobek.Runtime, base metrics.Tags, extra []sobek.Value) metrics.Tags {
-	if len(extra) == 0 || extra[0] == nil || sobek.IsUndefined(extra[0]) || sobek.IsNull(extra[0]) {
-		return base
-	}
-	obj := extra[0].ToObject(rt)
-	out := make(metrics.Tags, len(base)+len(obj.Keys()))
-	for k, v := range base {
-		out[k] = v
-	}
-	for _, k := range obj.Keys() {
-		out[k] = obj.Get(k).String()
-	}
-	return out
 }
 
 // group runs fn inside the named group, tagging samples with the group path

@@ -1,4 +1,4 @@
-package k6
+package k6execution
 
 import (
 	"errors"
@@ -24,7 +24,7 @@ func newExecution(vu modules.VU) modules.Instance {
 	for k, v := range named {
 		_ = root.Set(k, v)
 	}
-	return exports{Default: root, Named: named}
+	return modules.Static{Default: root, Named: named}
 }
 
 // getters defines read-only properties computed on each access.

@@ -1,4 +1,4 @@
-package k6
+package k6data
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // newData is the "k6/data" module: SharedArray.
 func newData(vu modules.VU) modules.Instance {
 	named := map[string]any{"SharedArray": sharedArray(vu)}
-	return exports{Default: named, Named: named}
+	return modules.Static{Default: named, Named: named}
 }
 
 // sharedArray returns the SharedArray constructor: new SharedArray(name, fn)

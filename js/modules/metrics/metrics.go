@@ -1,4 +1,4 @@
-package k6
+package k6metrics
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func newMetrics(vu modules.VU) modules.Instance {
 		"Rate":    constructor(vu, metrics.Rate),
 		"Trend":   constructor(vu, metrics.Trend),
 	}
-	return exports{Default: named, Named: named}
+	return modules.Static{Default: named, Named: named}
 }
 
 // constructor returns the JS constructor of one metric type:
@@ -60,7 +60,7 @@ func add(vu modules.VU, m *metrics.Metric, value sobek.Value, tags []sobek.Value
 		}
 	}
 	st := vu.State()
-	st.Push(metrics.Sample{Metric: m, Tags: mergeTags(vu.Runtime(), st.Tags, tags), Time: time.Now(), Value: v})
+	st.Push(metrics.Sample{Metric: m, Tags: modules.MergeTags(vu.Runtime(), st.Tags, tags), Time: time.Now(), Value: v})
 	return true, nil
 }
 

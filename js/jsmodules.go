@@ -1,0 +1,28 @@
+package js
+
+import (
+	"github.com/usefullatency/usefullatency/js/modules"
+	k6data "github.com/usefullatency/usefullatency/js/modules/data"
+	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
+	"github.com/usefullatency/usefullatency/js/modules/k6"
+	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
+)
+
+// builtin are the k6 modules every script can import. Extensions
+// (k6/x/…) are not listed here: they register themselves from an init
+// function, as the repository root does for k6/x/usefulsse and k6/x/sse.
+var builtin = []struct {
+	name string
+	new  func() modules.Module
+}{
+	{k6.Name, k6.New},
+	{k6metrics.Name, k6metrics.New},
+	{k6execution.Name, k6execution.New},
+	{k6data.Name, k6data.New},
+}
+
+func init() {
+	for _, m := range builtin {
+		modules.Register(m.name, m.new())
+	}
+}
