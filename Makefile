@@ -30,7 +30,7 @@ demo: build
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
-	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ .
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench 'Plan|AppendEvent' -benchmem ./mock/
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/
 	GO=$(GO) ./bench/run.sh $(BIN)

@@ -1,4 +1,4 @@
-package usefullatency
+package usefulsse
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ var paramKeys = map[string]bool{
 // buildRequest turns the JavaScript arguments of a request into an
 // sse.Request and the request's own metric tags (params.tags, name,
 // method). Every invalid param is reported before anything is sent.
-func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run runner) (*sse.Request, map[string]string, error) {
+func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run invoker) (*sse.Request, map[string]string, error) {
 	req := &sse.Request{Method: method, URL: url, Header: http.Header{}}
 	var err error
 	if req.Body, err = requestBody(body, req.Header); err != nil {
@@ -40,7 +40,7 @@ func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Valu
 }
 
 // applyParams reads every param of p into req and tags.
-func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[string]string, run runner) error {
+func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[string]string, run invoker) error {
 	for _, key := range p.Keys() {
 		if !paramKeys[key] {
 			return fmt.Errorf("usefulsse: unknown param %q", key)
@@ -56,8 +56,16 @@ func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[
 	return nil
 }
 
+// ApplyParam reads one request param, key (a key request accepts), into req
+// and tags, for modules that build their own requests (k6/x/sse). Function
+// params (useful, marks, onEvent) are invoked directly, on the goroutine of
+// the VU, which must be blocked in the request as in Probe.Send.
+func ApplyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string) error {
+	return applyParam(rt, key, v, req, tags, direct)
+}
+
 // applyParam reads one param.
-func applyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string, run runner) (err error) {
+func applyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string, run invoker) (err error) {
 	switch key {
 	case "headers":
 		for k, val := range stringMap(rt, v) {

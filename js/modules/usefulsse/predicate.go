@@ -1,4 +1,4 @@
-package usefullatency
+package usefulsse
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // sse.ParsePredicate reads: objects and arrays become Go maps and slices,
 // and functions — anywhere in the tree — become sse.FuncPredicate values
 // that call back into JavaScript through run. name labels errors.
-func predicateSpec(rt *sobek.Runtime, v sobek.Value, name string, run runner) any {
+func predicateSpec(rt *sobek.Runtime, v sobek.Value, name string, run invoker) any {
 	if fn, ok := sobek.AssertFunction(v); ok {
 		return jsPredicate(rt, fn, name, run)
 	}
@@ -40,7 +40,7 @@ func predicateSpec(rt *sobek.Runtime, v sobek.Value, name string, run runner) an
 
 // jsPredicate wraps a function (ctx) => bool; ctx is {state, text, event,
 // elapsed_ms}. A throw ends the request with an error naming the callback.
-func jsPredicate(rt *sobek.Runtime, fn sobek.Callable, name string, run runner) sse.FuncPredicate {
+func jsPredicate(rt *sobek.Runtime, fn sobek.Callable, name string, run invoker) sse.FuncPredicate {
 	return func(c *sse.PredicateContext) (bool, error) {
 		var out bool
 		err := run(func() error {
@@ -56,7 +56,7 @@ func jsPredicate(rt *sobek.Runtime, fn sobek.Callable, name string, run runner) 
 }
 
 // marks reads {name: predicate}.
-func marks(rt *sobek.Runtime, v sobek.Value, run runner) (map[string]sse.Predicate, error) {
+func marks(rt *sobek.Runtime, v sobek.Value, run invoker) (map[string]sse.Predicate, error) {
 	obj := v.ToObject(rt)
 	out := make(map[string]sse.Predicate, len(obj.Keys()))
 	for _, name := range obj.Keys() {
@@ -70,7 +70,7 @@ func marks(rt *sobek.Runtime, v sobek.Value, run runner) (map[string]sse.Predica
 }
 
 // onEvent wraps the onEvent(event) callback.
-func onEvent(rt *sobek.Runtime, v sobek.Value, run runner) (func(*sse.Event) error, error) {
+func onEvent(rt *sobek.Runtime, v sobek.Value, run invoker) (func(*sse.Event) error, error) {
 	fn, ok := sobek.AssertFunction(v)
 	if !ok {
 		return nil, fmt.Errorf("want a function")

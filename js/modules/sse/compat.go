@@ -1,4 +1,4 @@
-package usefullatency
+package xk6sse
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/js/modules/usefulsse"
 	"github.com/usefullatency/usefullatency/sse"
 )
 
@@ -14,10 +15,16 @@ import (
 // extension — sse.open(url, params, (client) => {…}) with client.on('open'
 // | 'event' | 'error', fn) and client.close() — measured by the same probe,
 // so scripts written for it run unchanged and get the usefulsse metrics.
-type compat struct{ probe *probe }
+type compat struct {
+	vu    modules.VU
+	probe *usefulsse.Probe
+}
 
+var _ modules.Instance = (*compat)(nil)
+
+// newCompat instantiates the module in vu, with a usefulsse probe of its own.
 func newCompat(vu modules.VU) modules.Instance {
-	return &compat{probe: newProbe(vu).(*probe)}
+	return &compat{vu: vu, probe: usefulsse.NewProbe(vu)}
 }
 
 // Exports returns open, as the default export's method and by name.
@@ -39,8 +46,7 @@ type compatClient struct {
 // client's handlers until the stream ends or client.close() is called. It
 // returns {url, status, headers, error}.
 func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
-	p := c.probe
-	rt := p.vu.Runtime()
+	rt := c.vu.Runtime()
 	params, setup, err := compatArgs(args)
 	if err != nil {
 		return nil, err
@@ -55,12 +61,10 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	}
 	req.OnOpen = func(int, http.Header) error { return cl.emit("open") }
 	req.OnEvent = func(ev *sse.Event) error { return cl.deliver(rt, ev) }
-	call, err := p.prepareRequest(req, tags)
+	res, err := c.probe.Send(req, tags)
 	if err != nil {
 		return nil, err
 	}
-	res := p.httpClient().Do(p.vu.Context(), call.req)
-	p.record(call, res)
 	if res.Failed() && res.ErrorCode != "callback_error" {
 		if err := cl.emit("error", rt.ToValue(compatError(res.Error))); err != nil {
 			return nil, err
@@ -109,7 +113,8 @@ func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (*sse.Requ
 	return req, tags, req.Validate()
 }
 
-func applyCompatParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string) (err error) {
+// applyCompatParam reads one param; method and body are xk6-sse's own.
+func applyCompatParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string) error {
 	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
 		return nil
 	}
@@ -118,17 +123,23 @@ func applyCompatParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Req
 		req.Method = strings.TrimSpace(v.String())
 	case "body":
 		req.Body = []byte(strings.TrimSpace(v.String()))
-	case "timeout":
-		req.Timeout, err = duration(v)
-	default:
-		return applyParam(rt, key, v, req, tags, direct)
+	default: // headers, tags, timeout: as k6/x/usefulsse reads them
+		return usefulsse.ApplyParam(rt, key, v, req, tags)
 	}
-	return err
+	return nil
+}
+
+// object returns v as an object, or nil for undefined and null.
+func object(rt *sobek.Runtime, v sobek.Value) *sobek.Object {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+		return nil
+	}
+	return v.ToObject(rt)
 }
 
 // clientValue is the JS client: on(name, fn) and close().
 func (c *compat) clientValue(cl *compatClient) *sobek.Object {
-	obj := c.probe.vu.Runtime().NewObject()
+	obj := c.vu.Runtime().NewObject()
 	_ = obj.Set("on", func(name string, fn sobek.Value) {
 		if f, ok := sobek.AssertFunction(fn); ok {
 			cl.handlers[name] = append(cl.handlers[name], f)

@@ -1,4 +1,4 @@
-package usefullatency
+package usefulsse
 
 import (
 	"strconv"

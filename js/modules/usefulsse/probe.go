@@ -1,0 +1,153 @@
+package usefulsse
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/sse"
+)
+
+var errInit = errors.New("streaming requests can't be made in the init context: make them inside an exported function")
+
+// Probe is the k6/x/usefulsse module of one VU. Its HTTP client, and so
+// its connections, are the VU's own.
+type Probe struct {
+	vu      modules.VU
+	metrics *probeMetrics
+	once    sync.Once
+	client  *sse.Client
+}
+
+var _ modules.Instance = (*Probe)(nil)
+
+// NewProbe instantiates the module in vu and registers the probe's metrics
+// in the run's registry (once per run: registering is idempotent).
+func NewProbe(vu modules.VU) *Probe {
+	p := &Probe{vu: vu}
+	if run := vu.State().Run; run != nil {
+		p.metrics = registerProbeMetrics(run.Registry)
+	}
+	return p
+}
+
+// Exports returns request, post, get and requestAsync, as the default
+// export and as named exports.
+func (p *Probe) Exports() modules.Exports {
+	named := map[string]any{
+		"request": p.request, "post": p.post, "get": p.get, "requestAsync": p.requestAsync,
+	}
+	return modules.Exports{Default: named, Named: named}
+}
+
+// httpClient returns the VU's client: its connections are reused across
+// the VU's requests.
+func (p *Probe) httpClient() *sse.Client {
+	p.once.Do(func() {
+		p.client = sse.NewClient(sse.ClientOptions{InsecureSkipTLSVerify: p.vu.State().Run.InsecureSkipTLSVerify})
+	})
+	return p.client
+}
+
+// request sends a streaming request and blocks the VU until it ended.
+func (p *Probe) request(method, url string, body, params sobek.Value) (sobek.Value, error) {
+	call, err := p.prepare(method, url, body, params, direct)
+	if err != nil {
+		return nil, err
+	}
+	res := p.httpClient().Do(p.vu.Context(), call.req)
+	p.record(call, res)
+	return resultValue(p.vu.Runtime(), res), nil
+}
+
+// post is request("POST", …).
+func (p *Probe) post(url string, body, params sobek.Value) (sobek.Value, error) {
+	return p.request(http.MethodPost, url, body, params)
+}
+
+// get is request("GET", …) without a body.
+func (p *Probe) get(url string, params sobek.Value) (sobek.Value, error) {
+	return p.request(http.MethodGet, url, sobek.Undefined(), params)
+}
+
+// requestAsync sends a streaming request without blocking the VU and
+// returns a promise of its result, resolved on the VU's event loop. JS
+// callbacks of the request (onEvent, function predicates) run on the loop.
+func (p *Probe) requestAsync(method, url string, body, params sobek.Value) *sobek.Promise {
+	rt := p.vu.Runtime()
+	promise, resolve, reject := rt.NewPromise()
+	ctx := p.vu.Context()
+	call, err := p.prepare(method, url, body, params, onLoop(p.vu, ctx))
+	if err != nil {
+		_ = reject(err)
+		return promise
+	}
+	done := p.vu.RegisterCallback()
+	client := p.httpClient()
+	go func() {
+		res := client.Do(ctx, call.req)
+		p.record(call, res)
+		done(func() error { return resolve(resultValue(rt, res)) })
+	}()
+	return promise
+}
+
+// call is a prepared request with the tags its samples carry.
+type call struct {
+	req  *sse.Request
+	tags metrics.Tags
+}
+
+// prepare checks the VU context and builds the request; run is how the
+// request's JS callbacks are invoked.
+func (p *Probe) prepare(method, url string, body, params sobek.Value, run invoker) (*call, error) {
+	if p.vu.InInit() {
+		return nil, errInit
+	}
+	req, tags, err := buildRequest(p.vu.Runtime(), method, url, body, params, run)
+	if err != nil {
+		return nil, err
+	}
+	return p.prepareRequest(req, tags)
+}
+
+// prepareRequest completes a built request with the iteration's due time
+// and the tags of its samples.
+func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call, error) {
+	if p.vu.InInit() {
+		return nil, errInit
+	}
+	st := p.vu.State()
+	req.ScheduledAt = st.Scheduled
+	base := st.Tags
+	for k, v := range tags {
+		base = base.With(k, v)
+	}
+	return &call{req: req, tags: base}, nil
+}
+
+// Send sends req, built outside this module (k6/x/sse builds its own), as
+// the module sends a blocking request: due at the iteration's scheduled
+// time, its samples tagged with the VU's tags plus tags, the VU blocked
+// until the stream ended. It fails only in the init context.
+func (p *Probe) Send(req *sse.Request, tags map[string]string) (*sse.Result, error) {
+	call, err := p.prepareRequest(req, tags)
+	if err != nil {
+		return nil, err
+	}
+	res := p.httpClient().Do(p.vu.Context(), call.req)
+	p.record(call, res)
+	return res, nil
+}
+
+// record pushes the request's samples; safe from any goroutine.
+func (p *Probe) record(c *call, res *sse.Result) {
+	if p.metrics == nil {
+		return
+	}
+	p.vu.State().Run.Engine.Push(p.metrics.samples(res, c.tags, time.Now())...)
+}
