@@ -18,8 +18,16 @@ test: types
 	$(GO) test -p 1 -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/... ./sse/...
 
 # The TypeScript declarations of k6/x/usefulsse and k6/x/sse, checked by tsc.
-types:
+types: deps
 	cd types && npm ci --no-audit --no-fund --loglevel=error && node_modules/.bin/tsc -p .
+
+# What make test needs beyond Go and make (Node.js/npm, Prometheus,
+# Chromium): scripts/deps installs the missing ones (as root, or with sudo)
+# or stops with the command to run; with everything present it is a few
+# checks. make test runs it through types.
+.PHONY: deps
+deps:
+	./scripts/deps
 
 # The main job in one command: the after-sales assistant under open-loop
 # load, five buckets gated on the useful answer, against the built-in

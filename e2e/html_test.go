@@ -144,7 +144,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("no headless Chromium: install Debian's package (apt-get install -y chromium) or set CHROMIUM")
+	t.Fatal("no headless Chromium: make deps installs Debian's chromium, or set CHROMIUM")
 	return ""
 }
 

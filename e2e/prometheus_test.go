@@ -21,8 +21,9 @@ import (
 	"time"
 )
 
-// prometheusBinary is Debian's prometheus package; .ci/run installs it.
-const prometheusBinary = "/usr/bin/prometheus"
+// prometheusBinary is the prometheus on PATH: Debian's package installs
+// /usr/bin/prometheus, and scripts/deps (make deps) installs it when missing.
+const prometheusBinary = "prometheus"
 
 // prometheus is a real Prometheus started for a test, with the
 // remote-write receiver enabled, on a free loopback port.
@@ -54,8 +55,9 @@ func (l *lockedBuffer) String() string {
 // the suite.
 func startPrometheus(t *testing.T) *prometheus {
 	t.Helper()
-	if _, err := os.Stat(prometheusBinary); err != nil {
-		t.Fatalf("%s is missing (apt-get install prometheus; .ci/run does): %v", prometheusBinary, err)
+	exe, err := exec.LookPath(prometheusBinary)
+	if err != nil {
+		t.Fatalf("%s is missing (make deps installs it): %v", prometheusBinary, err)
 	}
 	dir := t.TempDir()
 	config := filepath.Join(dir, "prometheus.yml")
@@ -64,7 +66,7 @@ func startPrometheus(t *testing.T) *prometheus {
 	}
 	addr := freeLoopbackAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, prometheusBinary,
+	cmd := exec.CommandContext(ctx, exe,
 		"--config.file="+config, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--web.enable-remote-write-receiver", "--log.level=warn")
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
