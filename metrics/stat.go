@@ -160,18 +160,23 @@ func (s Stat) ValidFor(t MetricType, use StatUse) error {
 			return nil
 		}
 	}
-	names := make([]string, len(allowed))
-	for i, k := range allowed {
+	return fmt.Errorf("%s %q does not apply to a %s metric; a %s allows %s", use, s.String(), t, t, kindList(allowed))
+}
+
+// kindList returns the names of kinds joined by ", ", with "p(N)" for
+// StatPercentile; "none" when there are none.
+func kindList(kinds []StatKind) string {
+	if len(kinds) == 0 {
+		return "none"
+	}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
 		names[i] = Stat{Kind: k}.String()
 		if k == StatPercentile {
 			names[i] = "p(N)"
 		}
 	}
-	want := "none"
-	if len(names) > 0 {
-		want = strings.Join(names, ", ")
-	}
-	return fmt.Errorf("%s %q does not apply to a %s metric; a %s allows %s", use, s.String(), t, t, want)
+	return strings.Join(names, ", ")
 }
 
 // usedIn reports whether use allows s for some metric type.
