@@ -47,6 +47,7 @@ bench: build
 # Short fuzzing of every parser.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseThreshold -fuzztime 20s ./metrics/
+	$(GO) test -run '^$$' -fuzz FuzzParseStat -fuzztime 20s ./metrics/
 	$(GO) test -run '^$$' -fuzz FuzzParseDuration -fuzztime 20s ./options/
 	$(GO) test -run '^$$' -fuzz FuzzPathsAgree -fuzztime 20s ./sse/
 

@@ -22,12 +22,9 @@ type ThresholdConfig struct {
 // Threshold is a parsed threshold expression bound to a metric.
 type Threshold struct {
 	ThresholdConfig
-	// Aggregation is the statistic the threshold reads, in canonical form:
-	// "avg", "min", "max", "med", "count", "rate", "value" or "p(N)" with N
-	// written without trailing zeros ("p(95)", "p(99.9)").
-	Aggregation string
-	// Percentile is N of a "p(N)" aggregation, 0 ≤ N ≤ 100; 0 otherwise.
-	Percentile float64
+	// Stat is the aggregation the threshold reads ("p(95)" of
+	// "p(95) < 1500"); Stat.String() is its canonical name.
+	Stat Stat
 	// Operator is one of "<=", "<", ">=", ">", "==", "!="; "===" is parsed
 	// as "==".
 	Operator string
@@ -48,9 +45,6 @@ var thresholdOperators = []string{"<=", "<", ">=", ">", "===", "==", "!="}
 // no unit, no hexadecimal, no Inf or NaN.
 var plainNumberRE = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
 
-// percentileRE matches the N of p(N): digits with an optional fraction.
-var percentileRE = regexp.MustCompile(`^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
-
 // ParseThreshold parses cfg.Source, a k6 threshold expression
 // "<aggregation> <operator> <number>" with optional spaces around each part.
 // The returned threshold is not bound to a metric type yet; see Validate.
@@ -70,7 +64,7 @@ func ParseThreshold(cfg ThresholdConfig) (*Threshold, error) {
 	if left == "" {
 		return nil, fmt.Errorf("threshold %q: missing aggregation before %q", src, op)
 	}
-	agg, pct, err := parseAggregation(left)
+	stat, err := parseThresholdStat(left)
 	if err != nil {
 		return nil, fmt.Errorf("threshold %q: %w", src, err)
 	}
@@ -84,30 +78,24 @@ func ParseThreshold(cfg ThresholdConfig) (*Threshold, error) {
 	if op == "===" {
 		op = "=="
 	}
-	return &Threshold{ThresholdConfig: cfg, Aggregation: agg, Percentile: pct, Operator: op, Target: target}, nil
+	return &Threshold{ThresholdConfig: cfg, Stat: stat, Operator: op, Target: target}, nil
 }
 
-// parseAggregation returns the canonical aggregation name of s and, for
-// "p(N)", the percentile N.
-func parseAggregation(s string) (string, float64, error) {
-	switch s {
-	case "avg", "min", "max", "med", "count", "rate", "value":
-		return s, 0, nil
+// parseThresholdStat parses the aggregation of a threshold expression (see
+// ParseStat): a stat some metric type allows in a threshold, so not "sum".
+// As the expression allows spaces around its parts, it allows them inside
+// the parentheses of a percentile too: "p( 95 )" is p(95).
+func parseThresholdStat(s string) (Stat, error) {
+	if inner, ok := strings.CutPrefix(s, "p("); ok {
+		if inner, ok := strings.CutSuffix(inner, ")"); ok {
+			s = "p(" + strings.TrimSpace(inner) + ")"
+		}
 	}
-	inner, ok := strings.CutPrefix(s, "p(")
-	if !ok {
-		return "", 0, fmt.Errorf("unknown aggregation %q; want avg, min, max, med, p(N), count, rate or value", s)
+	stat, err := ParseStat(s)
+	if err == nil && !stat.usedIn(InThreshold) {
+		err = fmt.Errorf("%q is not a threshold aggregation; want avg, min, max, med, p(N), count, rate or value", s)
 	}
-	inner, ok = strings.CutSuffix(inner, ")")
-	inner = strings.TrimSpace(inner)
-	if !ok || !percentileRE.MatchString(inner) {
-		return "", 0, fmt.Errorf("invalid percentile %q; want p(N) with 0 ≤ N ≤ 100", s)
-	}
-	n, err := strconv.ParseFloat(inner, 64)
-	if err != nil || n > 100 {
-		return "", 0, fmt.Errorf("invalid percentile %q; want p(N) with 0 ≤ N ≤ 100", s)
-	}
-	return "p(" + strconv.FormatFloat(n, 'f', -1, 64) + ")", n, nil
+	return stat, err
 }
 
 // parsePlainNumber parses a finite decimal number without a unit.
@@ -126,87 +114,29 @@ func parsePlainNumber(s string) (float64, error) {
 // "<aggregation> <operator> <number>", which parses back to the same
 // threshold.
 func (t *Threshold) canonical() string {
-	return t.Aggregation + " " + t.Operator + " " + strconv.FormatFloat(t.Target, 'g', -1, 64)
-}
-
-// allowedAggregations lists, per metric type, the aggregations a threshold
-// may read; "p(N)" stands for every percentile.
-var allowedAggregations = map[MetricType][]string{
-	Counter: {"count", "rate"},
-	Gauge:   {"value"},
-	Rate:    {"rate"},
-	Trend:   {"avg", "min", "max", "med", "p(N)"},
+	return t.Stat.String() + " " + t.Operator + " " + strconv.FormatFloat(t.Target, 'g', -1, 64)
 }
 
 // Validate reports whether the threshold's aggregation applies to a metric
 // of type typ: count and rate for a Counter, value for a Gauge, rate for a
-// Rate, and avg, min, max, med and p(N) for a Trend.
+// Rate, and avg, min, max, med and p(N) for a Trend (see InThreshold).
 func (t *Threshold) Validate(typ MetricType) error {
-	agg := t.Aggregation
-	if t.isPercentile() {
-		agg = "p(N)"
+	if err := t.Stat.ValidFor(typ, InThreshold); err != nil {
+		return fmt.Errorf("threshold %q: %w", t.Source, err)
 	}
-	allowed, ok := allowedAggregations[typ]
-	if !ok {
-		return fmt.Errorf("threshold %q: unknown metric type %s", t.Source, typ)
-	}
-	for _, a := range allowed {
-		if a == agg {
-			return nil
-		}
-	}
-	return fmt.Errorf("threshold %q: aggregation %q does not apply to a %s metric; a %s allows %s",
-		t.Source, t.Aggregation, typ, typ, strings.Join(allowed, ", "))
+	return nil
 }
 
-func (t *Threshold) isPercentile() bool { return strings.HasPrefix(t.Aggregation, "p(") }
-
-// Value returns the aggregate of m's sink the threshold reads. elapsed is the
-// test time so far, for the per-second rate of a Counter. An empty Trend
-// reads 0 for every statistic. Value is NaN when the aggregation does not
-// apply to the sink (see Validate).
+// Value returns the aggregate of m's sink the threshold reads (see
+// Stat.Compute). elapsed is the test time so far, for the per-second rate of
+// a Counter. An empty Trend reads 0 for every statistic. Value is NaN when
+// the aggregation does not apply to the sink (see Validate).
 func (t *Threshold) Value(m *Metric, elapsed time.Duration) float64 {
-	switch s := m.Sink.(type) {
-	case *CounterSink:
-		switch t.Aggregation {
-		case "count":
-			return s.Sum
-		case "rate":
-			return s.Rate(elapsed)
-		}
-	case *GaugeSink:
-		if t.Aggregation == "value" {
-			return s.Value
-		}
-	case *RateSink:
-		if t.Aggregation == "rate" {
-			return s.Rate()
-		}
-	case *TrendSink:
-		return t.trendValue(s)
+	v, ok := t.Stat.Compute(m.Sink, elapsed)
+	if !ok {
+		return math.NaN()
 	}
-	return math.NaN()
-}
-
-func (t *Threshold) trendValue(s *TrendSink) float64 {
-	if t.isPercentile() {
-		return s.P(t.Percentile / 100)
-	}
-	switch t.Aggregation {
-	case "avg":
-		return s.Avg()
-	case "med":
-		return s.P(0.5)
-	case "min", "max":
-		if s.Empty() {
-			return 0
-		}
-		if t.Aggregation == "min" {
-			return s.Min
-		}
-		return s.Max
-	}
-	return math.NaN()
+	return v
 }
 
 // Eval compares the aggregate of m with the target, records the aggregate in

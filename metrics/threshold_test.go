@@ -43,9 +43,9 @@ func TestParseThreshold(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseThreshold(%q): %v", tt.src, err)
 			}
-			if th.Aggregation != tt.agg || th.Percentile != tt.pct || th.Operator != tt.op || th.Target != tt.target {
+			if th.Stat.String() != tt.agg || th.Stat.Percentile != tt.pct || th.Operator != tt.op || th.Target != tt.target {
 				t.Errorf("got agg=%q pct=%v op=%q target=%v, want %q %v %q %v",
-					th.Aggregation, th.Percentile, th.Operator, th.Target, tt.agg, tt.pct, tt.op, tt.target)
+					th.Stat, th.Stat.Percentile, th.Operator, th.Target, tt.agg, tt.pct, tt.op, tt.target)
 			}
 			if th.ThresholdConfig != cfg {
 				t.Errorf("config = %+v, want %+v", th.ThresholdConfig, cfg)
@@ -60,18 +60,19 @@ func TestParseThresholdInvalid(t *testing.T) {
 	}{
 		{"percentile above 100", "p(101)<1", "invalid percentile"},
 		{"negative percentile", "p(-1)<1", "invalid percentile"},
-		{"percentile without parentheses", "p95<1", "unknown aggregation"},
+		{"percentile without parentheses", "p95<1", "unknown stat"},
 		{"empty percentile", "p()<1", "invalid percentile"},
 		{"unclosed percentile", "p(95<1", "invalid percentile"},
 		{"missing number", "avg<", "missing number"},
-		{"unknown aggregation", "foo<1", "unknown aggregation"},
+		{"unknown aggregation", "foo<1", "unknown stat"},
 		{"unit on number", "avg<1ms", "invalid number"},
 		{"double operator", "p(95)<<2", "invalid number"},
 		{"no operator", "avg 1", "no comparison operator"},
 		{"single equals", "avg=1", "no comparison operator"},
 		{"empty", "", "no comparison operator"},
 		{"missing aggregation", "<1", "missing aggregation"},
-		{"upper case aggregation", "AVG<1", "unknown aggregation"},
+		{"upper case aggregation", "AVG<1", "unknown stat"},
+		{"sum is no threshold aggregation", "sum<1", "not a threshold aggregation"},
 		{"infinity", "avg<Inf", "invalid number"},
 		{"nan", "avg<NaN", "invalid number"},
 		{"hexadecimal", "avg<0x10", "invalid number"},

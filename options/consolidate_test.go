@@ -222,11 +222,12 @@ func TestValidTrendStat(t *testing.T) {
 		{"avg", true}, {"min", true}, {"med", true}, {"max", true}, {"count", true},
 		{"p(0)", true}, {"p(95)", true}, {"p(99.99)", true}, {"p(100)", true},
 		{"p(100.1)", false}, {"p(-1)", false}, {"p95", false}, {"p()", false}, {"mean", false}, {"AVG", false}, {"", false},
+		{"sum", false}, {"rate", false}, {"value", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.stat, func(t *testing.T) {
-			if got := validTrendStat(tt.stat); got != tt.ok {
-				t.Fatalf("validTrendStat(%q) = %v", tt.stat, got)
+			if err := checkTrendStats([]string{tt.stat}); (err == nil) != tt.ok {
+				t.Fatalf("checkTrendStats(%q) = %v", tt.stat, err)
 			}
 		})
 	}

@@ -3,36 +3,23 @@ package options
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/usefullatency/usefullatency/metrics"
 )
 
-// percentileStatRE matches "p(N)"; N is checked to be within [0, 100].
-var percentileStatRE = regexp.MustCompile(`^p\((\d+(\.\d+)?)\)$`)
-
-// plainTrendStats are the trend stats other than percentiles.
-var plainTrendStats = map[string]bool{"avg": true, "min": true, "med": true, "max": true, "count": true}
-
-// validTrendStat reports whether s is avg, min, med, max, count or p(N)
-// with 0 ≤ N ≤ 100.
-func validTrendStat(s string) bool {
-	if plainTrendStats[s] {
-		return true
-	}
-	m := percentileStatRE.FindStringSubmatch(s)
-	if m == nil {
-		return false
-	}
-	n, err := strconv.ParseFloat(m[1], 64)
-	return err == nil && n <= 100
-}
-
-// checkTrendStats names every invalid entry of stats in one error.
+// checkTrendStats names every entry of stats that is not a summary trend
+// stat (metrics.InSummary: avg, min, med, max, count or p(N) with
+// 0 ≤ N ≤ 100) in one error.
 func checkTrendStats(stats []string) error {
 	var bad []string
 	for _, s := range stats {
-		if !validTrendStat(s) {
+		st, err := metrics.ParseStat(s)
+		if err == nil {
+			err = st.ValidFor(metrics.Trend, metrics.InSummary)
+		}
+		if err != nil {
 			bad = append(bad, strconv.Quote(s))
 		}
 	}

@@ -150,14 +150,14 @@ func thresholdValue(m *metrics.Metric, t *metrics.Threshold) string {
 	switch {
 	case m.Type == metrics.Rate:
 		text = summary.FormatPercent(v)
-	case t.Aggregation == "count" && m.Type == metrics.Trend:
+	case t.Stat.Kind == metrics.StatCount && m.Type == metrics.Trend:
 		text = summary.FormatNumber(v)
-	case t.Aggregation == "rate":
+	case t.Stat.Kind == metrics.StatRate:
 		text = summary.FormatValue(v, m.Contains, "") + "/s"
 	default:
 		text = summary.FormatValue(v, m.Contains, "")
 	}
-	return t.Aggregation + "=" + text
+	return t.Stat.String() + "=" + text
 }
 
 // bucketViews computes each bucket's exact percentiles, buckets sorted by

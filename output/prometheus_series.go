@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -14,15 +13,13 @@ import (
 type trendStat struct {
 	// name is the suffix: "p99" for p(99), "p999" for p(99.9), "avg", …
 	name string
-	// of computes the stat; it is in the Trend's unit (ms for time Trends).
-	of func(*metrics.TrendSink) float64
-	// count is true when the stat counts values, so it has no unit.
-	count bool
+	// stat is the stat pushed, in the Trend's unit (ms for time Trends).
+	stat metrics.Stat
 }
 
 // parseTrendStats reads k6's list of trend stats, e.g. "p(95),p(99),avg":
-// avg, min, max, med, count, sum and p(N) with 0 ≤ N ≤ 100. A stat named
-// twice is pushed once.
+// avg, min, max, med, count, sum and p(N) with 0 ≤ N ≤ 100 (see
+// metrics.InSeries). A stat named twice is pushed once.
 func parseTrendStats(list string) ([]trendStat, error) {
 	var out []trendStat
 	seen := map[string]bool{}
@@ -40,32 +37,23 @@ func parseTrendStats(list string) ([]trendStat, error) {
 }
 
 func parseTrendStat(s string) (trendStat, error) {
-	switch s {
-	case "avg":
-		return trendStat{name: s, of: (*metrics.TrendSink).Avg}, nil
-	case "min":
-		return trendStat{name: s, of: func(t *metrics.TrendSink) float64 { return t.Min }}, nil
-	case "max":
-		return trendStat{name: s, of: func(t *metrics.TrendSink) float64 { return t.Max }}, nil
-	case "med":
-		return trendStat{name: s, of: func(t *metrics.TrendSink) float64 { return t.P(0.5) }}, nil
-	case "sum":
-		return trendStat{name: s, of: func(t *metrics.TrendSink) float64 { return t.Sum }}, nil
-	case "count":
-		return trendStat{name: s, of: func(t *metrics.TrendSink) float64 { return float64(t.Count()) }, count: true}, nil
+	st, err := metrics.ParseStat(s)
+	if err == nil {
+		err = st.ValidFor(metrics.Trend, metrics.InSeries)
 	}
-	if inner, ok := strings.CutPrefix(s, "p("); ok && strings.HasSuffix(inner, ")") {
-		num := strings.TrimSuffix(inner, ")")
-		p, err := strconv.ParseFloat(num, 64)
-		if err == nil && p >= 0 && p <= 100 && !strings.ContainsAny(num, "eE+-") {
-			return trendStat{
-				name: "p" + strings.ReplaceAll(num, ".", ""),
-				of:   func(t *metrics.TrendSink) float64 { return t.P(p / 100) },
-			}, nil
-		}
+	if err != nil {
+		return trendStat{}, fmt.Errorf("unknown trend stat %q (want avg, min, max, med, count, sum or p(N) with 0 ≤ N ≤ 100)", s)
 	}
-	return trendStat{}, fmt.Errorf("unknown trend stat %q (want avg, min, max, med, count, sum or p(N) with 0 ≤ N ≤ 100)", s)
+	return trendStat{name: seriesSuffix(st), stat: st}, nil
 }
+
+// suffixReplacer drops the parentheses and the point of "p(N)".
+var suffixReplacer = strings.NewReplacer("(", "", ")", "", ".", "")
+
+// seriesSuffix returns the name suffix of a trend stat: its canonical name
+// without parentheses or point, so p(99.9) is "p999", p(0.5) "p05" and
+// avg "avg".
+func seriesSuffix(st metrics.Stat) string { return suffixReplacer.Replace(st.String()) }
 
 // promLabel is one label of a time series.
 type promLabel struct{ name, value string }
@@ -238,11 +226,11 @@ func (ser *promSeries) values(out []float64, stats []trendStat) []float64 {
 		return append(out, sink.Rate())
 	case *metrics.TrendSink:
 		for _, st := range stats {
-			if st.count {
-				out = append(out, st.of(sink))
-			} else {
-				out = append(out, st.of(sink)/unit)
+			v, _ := st.stat.Compute(sink, 0)
+			if st.stat.Kind != metrics.StatCount {
+				v /= unit
 			}
+			out = append(out, v)
 		}
 	}
 	return out

@@ -221,6 +221,9 @@ func TestPrometheusTrendStats(t *testing.T) {
 		{"p(95), p(99.9),avg,min,max,med,count,sum", "p95 p999 avg min max med count sum", ""},
 		{"p(90),p(90)", "p90", ""},
 		{"p(0),p(100)", "p0 p100", ""},
+		{"p(95.0),p(.5),p(099.90)", "p95 p05 p999", ""}, // canonical names: p(95.0) was p950, p(.5) p5
+		{"p(95),p(95.00)", "p95", ""},
+		{"p(0x1p4)", "", `unknown trend stat "p(0x1p4)"`},
 		{"p(101)", "", `unknown trend stat "p(101)"`},
 		{"p(1e2)", "", `unknown trend stat "p(1e2)"`},
 		{"avg,mean", "", `unknown trend stat "mean"`},

@@ -144,16 +144,13 @@ func metricRow(m *metrics.Metric, name string, in Input) row {
 // The count is a plain number whatever the trend contains.
 func trendRow(s *metrics.TrendSink, vt metrics.ValueType, name string, in Input) row {
 	r := row{name: name}
-	for _, stat := range in.trendStats() {
-		x, ok := trendStat(s, stat)
-		if !ok {
-			continue
-		}
+	for _, c := range trendColumns(in.trendStats()) {
+		x, _ := c.stat.Compute(s, in.Duration)
 		text := FormatValue(x, vt, in.TimeUnit)
-		if stat == "count" {
+		if c.stat.Kind == metrics.StatCount {
 			text = FormatNumber(x)
 		}
-		r.labels = append(r.labels, stat+"=")
+		r.labels = append(r.labels, c.name+"=")
 		r.cells = append(r.cells, text)
 	}
 	return r

@@ -70,13 +70,18 @@ func (r *run) input(d time.Duration) Input {
 	return Input{Metrics: r.reg.All(), Root: r.root, Duration: d}
 }
 
-// threshold adds a threshold to m. Fields are set one by one so the test
-// depends only on Source and Failed.
-func threshold(m *metrics.Metric, src string, failed bool) {
-	t := &metrics.Threshold{}
-	t.Source = src
-	t.Failed = failed
-	m.Thresholds = append(m.Thresholds, t)
+// threshold parses src, evaluates it on m as the runner's last evaluation
+// would, at elapsed time d, and adds it to m with Failed forced, so a test
+// can show a failing threshold whatever the value.
+func threshold(t *testing.T, m *metrics.Metric, src string, d time.Duration, failed bool) {
+	t.Helper()
+	th, err := metrics.ParseThreshold(metrics.ThresholdConfig{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Eval(m, d)
+	th.Failed = failed
+	m.Thresholds = append(m.Thresholds, th)
 }
 
 // richRun is the run behind the golden files: HTTP, streaming, custom,
@@ -97,10 +102,11 @@ func richRun(t *testing.T) Input {
 	r.push(dur, metrics.Tags{"expected_response": "false"}, 1500)
 	r.push(failed, nil, 1)
 	r.push(reqs, nil, 1)
-	threshold(dur, "p(95)<1500", false)
-	threshold(dur, "p(90) < 200", true)
-	threshold(ok, "avg<1000", false)
-	threshold(failed, "rate<0.01", true)
+	const d = 10 * time.Second
+	threshold(t, dur, "p(95)<1500", d, false)
+	threshold(t, dur, "p(90) < 200", d, true)
+	threshold(t, ok, "avg<1000", d, false)
+	threshold(t, failed, "rate<0.01", d, true)
 
 	ttft := r.metric("usefulsse_time_to_first_token", metrics.Trend, metrics.Time)
 	r.push(ttft, nil, 0.25, 0.5, 0.75, 12.5)
@@ -129,5 +135,5 @@ func richRun(t *testing.T) Input {
 	r.check(auth, "token valid", 0, 3)
 	r.root.Group("no checks here")
 
-	return r.input(10 * time.Second)
+	return r.input(d)
 }

@@ -134,10 +134,15 @@ func TestThresholdValue(t *testing.T) {
 		{rate, "rate!=0", " rate=33.33%"},
 		{gauge, "value>3", " value=4"},
 		{gauge, "p(99)<3", ""},
-		{trend, "nonsense", ""},
+		{trend, "p( 99.90 ) < 1", " p(99.9)=199.9ms"},
 	}
 	for _, tt := range tests {
-		if got := thresholdValue(tt.m, tt.src, in); got != tt.want {
+		th, err := metrics.ParseThreshold(metrics.ThresholdConfig{Source: tt.src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		th.Eval(tt.m, in.Duration)
+		if got := thresholdValue(tt.m, th, in); got != tt.want {
 			t.Errorf("thresholdValue(%s, %q) = %q, want %q", tt.m.Name, tt.src, got, tt.want)
 		}
 	}

@@ -1,15 +1,11 @@
 package summary
 
 import (
+	"math"
 	"sort"
-	"strings"
 
 	"github.com/usefullatency/usefullatency/metrics"
 )
-
-// thresholdOperators are tried in this order to split a threshold source, so
-// "<=" wins over "<" and "===" over "==", as in k6.
-var thresholdOperators = []string{"<=", "<", ">=", ">", "===", "==", "!="}
 
 // writeThresholds writes the THRESHOLDS section: every metric or submetric
 // with thresholds, by name, and under it one line per threshold in
@@ -30,44 +26,33 @@ func writeThresholds(w *writer, in Input) {
 	for _, m := range ms {
 		w.line(4, m.Name)
 		for _, t := range m.Thresholds {
-			w.line(4, w.mark(!t.Failed)+" '"+t.Source+"'"+thresholdValue(m, t.Source, in))
+			w.line(4, w.mark(!t.Failed)+" '"+t.Source+"'"+thresholdValue(m, t, in))
 		}
 		w.blank()
 	}
 	w.blank()
 }
 
-// thresholdValue returns " agg=value", the value of the aggregation a
-// threshold reads, formatted like the metric's values: a rate as a
-// percentage, a counter's rate per second with "/s", a trend's count as a
-// plain number. It is "" when the aggregation is not one of the metric's.
-func thresholdValue(m *metrics.Metric, src string, in Input) string {
-	agg := aggregationOf(src)
-	v, ok := aggregate(m, agg, in.Duration)
-	if !ok {
+// thresholdValue returns " agg=value": the threshold's aggregation and the
+// value its last evaluation read, formatted like the metric's values: a rate
+// as a percentage, a counter's rate per second with "/s", a trend's count as
+// a plain number. It is "" when the aggregation is not one of the metric's,
+// which reads NaN (see metrics.Threshold.Value).
+func thresholdValue(m *metrics.Metric, t *metrics.Threshold, in Input) string {
+	v := t.LastValue
+	if math.IsNaN(v) {
 		return ""
 	}
 	var text string
 	switch {
 	case m.Type == metrics.Rate:
 		text = FormatPercent(v)
-	case agg == "count" && m.Type == metrics.Trend:
+	case t.Stat.Kind == metrics.StatCount && m.Type == metrics.Trend:
 		text = FormatNumber(v)
-	case agg == "rate":
+	case t.Stat.Kind == metrics.StatRate:
 		text = FormatValue(v, m.Contains, in.TimeUnit) + "/s"
 	default:
 		text = FormatValue(v, m.Contains, in.TimeUnit)
 	}
-	return " " + agg + "=" + text
-}
-
-// aggregationOf returns the aggregation of a threshold source: the text
-// before its comparison operator, trimmed ("p(95)" for "p(95) < 1500").
-func aggregationOf(src string) string {
-	for _, op := range thresholdOperators {
-		if i := strings.Index(src, op); i >= 0 {
-			return strings.TrimSpace(src[:i])
-		}
-	}
-	return strings.TrimSpace(src)
+	return " " + t.Stat.String() + "=" + text
 }

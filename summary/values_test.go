@@ -6,32 +6,6 @@ import (
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
-func TestPercentile(t *testing.T) {
-	tests := []struct {
-		stat string
-		want float64
-		ok   bool
-	}{
-		{"p(95)", 0.95, true},
-		{"p(99.9)", 0.999, true},
-		{"p( 90 )", 0.9, true},
-		{"p(0)", 0, true},
-		{"p(100)", 1, true},
-		{"p(100.1)", 0, false},
-		{"p(-1)", 0, false},
-		{"p(1e1)", 0, false},
-		{"p()", 0, false},
-		{"p(95", 0, false},
-		{"avg", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := percentile(tt.stat)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("percentile(%q) = %v, %v; want %v, %v", tt.stat, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestTrendStatUnknownIsLeftOut(t *testing.T) {
 	m := &metrics.Metric{Name: "x", Type: metrics.Trend, Sink: metrics.NewSink(metrics.Trend)}
 	m.Sink.Add(3)
