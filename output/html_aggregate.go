@@ -1,10 +1,10 @@
 package output
 
 import (
+	"strings"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
-	"github.com/usefullatency/usefullatency/summary"
 )
 
 // maxWindows is the most time windows the report keeps: when a run outlasts
@@ -21,9 +21,23 @@ const maxSeriesBuckets = 12
 // otherBucket names the buckets beyond maxSeriesBuckets in the charts.
 const otherBucket = "(other buckets)"
 
-// seriesMetrics are the usefulsse times whose percentiles are drawn over
-// time, per bucket.
-var seriesMetrics = []string{"useful", "first_text"}
+// moments are the probe's times of "where the time goes", in the summary's
+// order.
+var moments = metrics.ProbeMoments()
+
+// chartSeries is a probe time whose percentiles are drawn over time, per
+// bucket.
+type chartSeries struct {
+	Metric string // the time's Trend, one of the moments
+	Key    string // its key in the page's data and its chart's element id
+	Title  string // its chart's heading
+}
+
+// overTime are the charts of latency over time, in the page's order.
+var overTime = []chartSeries{
+	{Metric: metrics.ProbeUseful, Key: "useful", Title: "useful"},
+	{Metric: metrics.ProbeFirstText, Key: "first_text", Title: "first text"},
+}
 
 // bucketKeys name the tag that groups requests: the bucket tag, else the
 // scenario, as in the summary's "where the time goes".
@@ -47,7 +61,7 @@ type aggregate struct {
 
 // bucketStats is one bucket's part of the "where the time goes" waterfall.
 type bucketStats struct {
-	times         map[string]*metrics.TrendSink // StreamingColumns → values in ms
+	times         map[string]*metrics.TrendSink // moment label → values in ms
 	failed        metrics.RateSink
 	usefulReached metrics.RateSink
 }
@@ -56,8 +70,8 @@ type bucketStats struct {
 type window struct {
 	started    float64 // iterations started (end time − duration)
 	dropped    float64 // dropped_iterations
-	requests   float64 // usefulsse_failed samples
-	failed     float64 // usefulsse_failed true
+	requests   float64 // metrics.ProbeFailed samples
+	failed     float64 // metrics.ProbeFailed true
 	httpReqs   float64 // http_req_failed samples
 	httpFailed float64 // http_req_failed true
 	vus        float64 // highest vus gauge value
@@ -65,8 +79,8 @@ type window struct {
 	latency    map[latencyKey]*histogram
 }
 
-// latencyKey names one drawn series: a usefulsse time of a bucket.
-type latencyKey struct{ metric, bucket string }
+// latencyKey names one drawn series: a chart's key and a bucket.
+type latencyKey struct{ chart, bucket string }
 
 // checkKey names a check: its group path and name.
 type checkKey struct{ group, name string }
@@ -115,8 +129,8 @@ func (a *aggregate) addSample(s *metrics.Sample) {
 	case "checks":
 		a.addCheck(s)
 	}
-	if len(name) > len("usefulsse_") && name[:len("usefulsse_")] == "usefulsse_" {
-		a.addStreaming(s, name[len("usefulsse_"):])
+	if strings.HasPrefix(name, metrics.ProbePrefix) {
+		a.addStreaming(s)
 	}
 }
 
@@ -128,30 +142,31 @@ func truth(v float64) float64 {
 	return 0
 }
 
-// addStreaming folds a usefulsse_<short> sample into its bucket and window.
-func (a *aggregate) addStreaming(s *metrics.Sample, short string) {
+// addStreaming folds a sample of a probe metric into its bucket and window.
+func (a *aggregate) addStreaming(s *metrics.Sample) {
 	bucket, ok := bucketOf(s.Tags)
 	if !ok {
 		return
 	}
-	switch short {
-	case "failed":
+	switch s.Metric.Name {
+	case metrics.ProbeFailed:
 		a.bucket(bucket).failed.Add(s.Value)
 		w := a.window(s.Time)
 		w.requests++
 		w.failed += truth(s.Value)
 		return
-	case "useful_reached":
+	case metrics.ProbeUsefulReached:
 		a.bucket(bucket).usefulReached.Add(s.Value)
 		return
 	}
-	if !isStreamingColumn(short) {
+	label, ok := momentLabel(s.Metric.Name)
+	if !ok {
 		return
 	}
-	a.bucket(bucket).times[short].Add(s.Value)
-	for _, m := range seriesMetrics {
-		if m == short {
-			a.latency(s.Time, m, a.seriesBucket(bucket)).add(s.Value)
+	a.bucket(bucket).times[label].Add(s.Value)
+	for _, c := range overTime {
+		if c.Metric == s.Metric.Name {
+			a.latency(s.Time, c.Key, a.seriesBucket(bucket)).add(s.Value)
 		}
 	}
 }
@@ -166,13 +181,23 @@ func bucketOf(tags metrics.Tags) (string, bool) {
 	return "", false
 }
 
-func isStreamingColumn(short string) bool {
-	for _, c := range summary.StreamingColumns {
-		if c == short {
-			return true
+// momentLabels returns the moments' labels, the columns of the bucket tables.
+func momentLabels() []string {
+	out := make([]string, len(moments))
+	for i, m := range moments {
+		out[i] = m.Label
+	}
+	return out
+}
+
+// momentLabel returns the label of the moment whose Trend is called name.
+func momentLabel(name string) (string, bool) {
+	for _, m := range moments {
+		if m.Metric == name {
+			return m.Label, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // bucket returns the stats of a bucket, creating them.
@@ -180,8 +205,8 @@ func (a *aggregate) bucket(name string) *bucketStats {
 	b := a.buckets[name]
 	if b == nil {
 		b = &bucketStats{times: map[string]*metrics.TrendSink{}}
-		for _, c := range summary.StreamingColumns {
-			b.times[c] = &metrics.TrendSink{}
+		for _, m := range moments {
+			b.times[m.Label] = &metrics.TrendSink{}
 		}
 		a.buckets[name] = b
 	}
@@ -212,13 +237,13 @@ func (a *aggregate) addCheck(s *metrics.Sample) {
 	c.Add(s.Value)
 }
 
-// latency returns the histogram of a series in the window of t.
-func (a *aggregate) latency(t time.Time, metric, bucket string) *histogram {
+// latency returns the histogram of a chart's bucket in the window of t.
+func (a *aggregate) latency(t time.Time, chart, bucket string) *histogram {
 	w := a.window(t)
 	if w.latency == nil {
 		w.latency = map[latencyKey]*histogram{}
 	}
-	k := latencyKey{metric, bucket}
+	k := latencyKey{chart, bucket}
 	h := w.latency[k]
 	if h == nil {
 		h = newHistogram()

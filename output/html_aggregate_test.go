@@ -213,3 +213,13 @@ func BenchmarkHTMLAggregate(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(batch)), "samples/op")
 }
+
+// TestChartsOverTimeDrawMoments keeps each chart over time on a moment: a
+// series whose Trend is not one is never fed and draws an empty chart.
+func TestChartsOverTimeDrawMoments(t *testing.T) {
+	for _, c := range overTime {
+		if label, ok := momentLabel(c.Metric); !ok || label != c.Key {
+			t.Errorf("chart %q draws %s, whose moment label is %q (a moment: %v)", c.Key, c.Metric, label, ok)
+		}
+	}
+}

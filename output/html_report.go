@@ -27,6 +27,8 @@ type reportView struct {
 	Thresholds []thresholdRow
 	Columns    []string
 	Buckets    []bucketView
+	Charts     []chartSeries // the charts over time
+	Failed     string        // the name of the failed-streams Rate
 	Waterfall  *waterfallView
 	Checks     []checkRow
 	WindowText string
@@ -71,8 +73,8 @@ type checkRow struct {
 }
 
 // chartData is the page's JSON data for the charts over time: window start
-// times in seconds since the run started, per-second counts, and per metric
-// and bucket the percentiles of each window (null where the window had no
+// times in seconds since the run started, per-second counts, and per chart
+// key and bucket the percentiles of each window (null where the window had no
 // sample).
 type chartData struct {
 	Window  float64                                     `json:"window_s"`
@@ -97,7 +99,9 @@ func buildView(a *aggregate, reg *metrics.Registry, end time.Time) reportView {
 	v := reportView{
 		Started:  a.origin.Format("2006-01-02 15:04:05 MST"),
 		Duration: roundDuration(end.Sub(a.origin)).String(),
-		Columns:  summary.StreamingColumns,
+		Columns:  momentLabels(),
+		Charts:   overTime,
+		Failed:   metrics.ProbeFailed,
 	}
 	v.Thresholds = thresholdRows(reg)
 	v.Buckets = bucketViews(a)
@@ -181,8 +185,8 @@ func bucketViews(a *aggregate) []bucketView {
 		for i, p := range percentileValues {
 			row := percentileRow{Label: percentileNames[i]}
 			var values []*float64
-			for _, c := range summary.StreamingColumns {
-				s := b.times[c]
+			for _, m := range moments {
+				s := b.times[m.Label]
 				if s.Empty() {
 					row.Cells = append(row.Cells, "-")
 					values = append(values, nil)
@@ -241,10 +245,10 @@ func buildChartData(a *aggregate) chartData {
 		}
 		return d.Buckets[i] < d.Buckets[j]
 	})
-	for _, m := range seriesMetrics {
-		d.Latency[m] = map[string]map[string][]*float64{}
+	for _, c := range overTime {
+		d.Latency[c.Key] = map[string]map[string][]*float64{}
 		for _, b := range d.Buckets {
-			d.Latency[m][b] = map[string][]*float64{}
+			d.Latency[c.Key][b] = map[string][]*float64{}
 		}
 	}
 	for i := range a.windows {
@@ -255,9 +259,9 @@ func buildChartData(a *aggregate) chartData {
 		d.Load.Failed = append(d.Load.Failed, w.failed/secs)
 		d.Load.HTTPFailed = append(d.Load.HTTPFailed, w.httpFailed/secs)
 		d.Load.VUs = append(d.Load.VUs, optional(w.vus, w.hasVUs))
-		for _, m := range seriesMetrics {
+		for _, c := range overTime {
 			for _, b := range d.Buckets {
-				h := w.latency[latencyKey{m, b}]
+				h := w.latency[latencyKey{c.Key, b}]
 				var qs []float64
 				if h != nil {
 					qs = h.quantiles(percentileValues...)
@@ -267,7 +271,7 @@ func buildChartData(a *aggregate) chartData {
 					if h != nil {
 						v = optional(qs[j], true)
 					}
-					d.Latency[m][b][p] = append(d.Latency[m][b][p], v)
+					d.Latency[c.Key][b][p] = append(d.Latency[c.Key][b][p], v)
 				}
 			}
 		}

@@ -114,11 +114,11 @@ func buildWaterfall(buckets []bucketView) *waterfallView {
 	return w
 }
 
-// bar returns the segments of one percentile's bar (values per
-// summary.StreamingColumns, nil when never reached) and its note, "useful
-// 410.21ms · complete 431.06ms". A stage starts where the latest milestone
-// before it ended, so a percentile that is lower than an earlier one (they
-// are computed separately) draws nothing rather than going backwards.
+// bar returns the segments of one percentile's bar (values per moment, nil
+// when never reached) and its note, "useful 410.21ms · complete 431.06ms". A
+// stage starts where the latest milestone before it ended, so a percentile
+// that is lower than an earlier one (they are computed separately) draws
+// nothing rather than going backwards.
 func bar(bucket, pct string, values []*float64, scale func(float64) float64) ([]wfSegment, string) {
 	var segs []wfSegment
 	start := 0.0

@@ -18,7 +18,6 @@ import (
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
-	"github.com/usefullatency/usefullatency/summary"
 )
 
 // ExitSetupTimeout and ExitTeardownTimeout are k6's codes for a setup() or
@@ -280,7 +279,7 @@ func (e *execution) exitCode(ctx context.Context, code int, failed bool) int {
 // exist once init code ran), for the "where the time goes" summary.
 func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 	var ms []*metrics.Metric
-	for _, name := range summary.StreamingMetricNames() {
+	for _, name := range metrics.ProbeBreakdownNames() {
 		if m := run.Registry.Get(name); m != nil {
 			ms = append(ms, m)
 		}

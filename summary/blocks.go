@@ -35,7 +35,7 @@ func blockOf(name string) string {
 		return ""
 	case strings.HasPrefix(name, "http_"):
 		return "HTTP"
-	case strings.HasPrefix(name, "usefulsse_"):
+	case strings.HasPrefix(name, metrics.ProbePrefix):
 		return "STREAMING"
 	case executionMetrics[name]:
 		return "EXECUTION"

@@ -40,7 +40,7 @@ func Data(in Input) map[string]any {
 		data["setup_data"] = in.SetupData
 	}
 	if in.Streaming != nil {
-		data["usefulsse_buckets"] = streamingData(in.Streaming)
+		data[bucketsKey] = streamingData(in.Streaming)
 	}
 	return data
 }

@@ -25,7 +25,7 @@ func Export(in Input) ([]byte, error) {
 		out["setup_data"] = in.SetupData
 	}
 	if in.Streaming != nil {
-		out["usefulsse_buckets"] = streamingData(in.Streaming)
+		out[bucketsKey] = streamingData(in.Streaming)
 	}
 	b, err := json.MarshalIndent(out, "", "    ")
 	if err != nil {

@@ -41,7 +41,7 @@ type Input struct {
 	// SetupData is the value setup() returned; nil when there was none.
 	SetupData any
 	// Streaming, when the run used the streaming probe, breaks the usefulsse
-	// metrics down per bucket (see StreamingMetricNames); nil otherwise.
+	// metrics down per bucket (see metrics.ProbeBreakdownNames); nil otherwise.
 	Streaming *metrics.Breakdown
 	// NoColor, IsStdOutTTY and IsStdErrTTY are passed to handleSummary in
 	// data.options.noColor and data.state.

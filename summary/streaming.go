@@ -7,9 +7,9 @@ import (
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
-// StreamingColumns are the usefulsse times the "where the time goes" table
+// streamingMoments are the probe's moments the "where the time goes" table
 // shows, in the order a user lives them.
-var StreamingColumns = []string{"queue", "first_event", "first_text", "useful", "complete"}
+var streamingMoments = metrics.ProbeMoments()
 
 // streamingPercentiles are the rows of each bucket's table.
 var streamingPercentiles = []struct {
@@ -17,22 +17,15 @@ var streamingPercentiles = []struct {
 	p    float64
 }{{"p50", 0.50}, {"p95", 0.95}, {"p99", 0.99}}
 
-// StreamingMetricNames returns the metric names a streaming breakdown must
-// aggregate: the columns' Trends and the useful_reached and failed Rates.
-func StreamingMetricNames() []string {
-	names := make([]string, 0, len(StreamingColumns)+2)
-	for _, c := range StreamingColumns {
-		names = append(names, "usefulsse_"+c)
-	}
-	return append(names, "usefulsse_useful_reached", "usefulsse_failed")
-}
+// bucketsKey is the key of the per-bucket breakdown in Data and Export.
+const bucketsKey = metrics.ProbePrefix + "buckets"
 
 // bucketRow is one bucket of the streaming breakdown.
 type bucketRow struct {
 	name                  string
 	requests              int64
 	usefulReached, failed float64
-	percentiles           map[string]map[string]*float64 // column → p50/p95/p99 → ms (nil: no sample)
+	percentiles           map[string]map[string]*float64 // moment label → p50/p95/p99 → ms (nil: no sample)
 }
 
 // streamingRows reads the breakdown into rows, one per bucket.
@@ -43,14 +36,14 @@ func streamingRows(b *metrics.Breakdown) []bucketRow {
 	var rows []bucketRow
 	for _, g := range b.Groups() {
 		row := bucketRow{name: g, percentiles: map[string]map[string]*float64{}}
-		if r, ok := b.Sink(g, "usefulsse_failed").(*metrics.RateSink); ok {
+		if r, ok := b.Sink(g, metrics.ProbeFailed).(*metrics.RateSink); ok {
 			row.requests, row.failed = r.Total, r.Rate()
 		}
-		if r, ok := b.Sink(g, "usefulsse_useful_reached").(*metrics.RateSink); ok {
+		if r, ok := b.Sink(g, metrics.ProbeUsefulReached).(*metrics.RateSink); ok {
 			row.usefulReached = r.Rate()
 		}
-		for _, c := range StreamingColumns {
-			row.percentiles[c] = columnPercentiles(b.Sink(g, "usefulsse_"+c))
+		for _, m := range streamingMoments {
+			row.percentiles[m.Label] = columnPercentiles(b.Sink(g, m.Metric))
 		}
 		rows = append(rows, row)
 	}
@@ -84,10 +77,10 @@ func writeStreaming(w *writer, in Input) {
 	for _, r := range rows {
 		w.line(4, fmt.Sprintf("%s: %d requests, useful reached %s, failed %s",
 			r.name, r.requests, FormatPercent(r.usefulReached), FormatPercent(r.failed)))
-		w.line(6, streamingLine("", StreamingColumns, func(c string) string { return c }))
+		w.line(6, streamingLine("", func(m metrics.Moment) string { return m.Label }))
 		for _, p := range streamingPercentiles {
-			w.line(6, streamingLine(p.name, StreamingColumns, func(c string) string {
-				if v := r.percentiles[c][p.name]; v != nil {
+			w.line(6, streamingLine(p.name, func(m metrics.Moment) string {
+				if v := r.percentiles[m.Label][p.name]; v != nil {
 					return FormatTime(*v, in.TimeUnit)
 				}
 				return "-"
@@ -98,33 +91,34 @@ func writeStreaming(w *writer, in Input) {
 	w.blank()
 }
 
-// streamingLine renders one row of a bucket table in fixed-width cells.
-func streamingLine(label string, cols []string, cell func(string) string) string {
+// streamingLine renders one row of a bucket table in fixed-width cells, one
+// per moment.
+func streamingLine(label string, cell func(metrics.Moment) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-5s", label)
-	for _, c := range cols {
-		fmt.Fprintf(&b, " %-12s", cell(c))
+	for _, m := range streamingMoments {
+		fmt.Fprintf(&b, " %-12s", cell(m))
 	}
 	return strings.TrimRight(b.String(), " ")
 }
 
 // streamingData is the breakdown as data for handleSummary and the export:
-// {bucket: {requests, useful_reached, failed, <column>: {p50, p95, p99}}},
+// {bucket: {requests, useful_reached, failed, <moment label>: {p50, p95, p99}}},
 // times in ms, null when never reached.
 func streamingData(b *metrics.Breakdown) map[string]any {
 	out := map[string]any{}
 	for _, r := range streamingRows(b) {
 		entry := map[string]any{"requests": r.requests, "useful_reached": r.usefulReached, "failed": r.failed}
-		for _, c := range StreamingColumns {
+		for _, m := range streamingMoments {
 			ps := map[string]any{}
-			for name, v := range r.percentiles[c] {
+			for name, v := range r.percentiles[m.Label] {
 				if v == nil {
 					ps[name] = nil
 				} else {
 					ps[name] = *v
 				}
 			}
-			entry[c] = ps
+			entry[m.Label] = ps
 		}
 		out[r.name] = entry
 	}

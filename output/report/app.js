@@ -122,8 +122,9 @@
     charts.forEach(function (c) { c.destroy(); });
     charts = [];
     var pct = selectedPercentile();
-    latencyChart("useful", pct);
-    latencyChart("first_text", pct);
+    // One chart per series of the data; the page has a chart-<key> element
+    // for each (both come from the report's overTime list).
+    Object.keys(data.latency || {}).forEach(function (key) { latencyChart(key, pct); });
     loadChart();
   }
 

@@ -19,20 +19,20 @@ type probeMetrics struct {
 
 // registerProbeMetrics registers the probe's metrics in reg (idempotent).
 func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
-	trend := func(name string) *metrics.Metric { return reg.MustNewMetric(name, metrics.Trend, metrics.Time) }
+	probe := func(name string) *metrics.Metric { return metrics.ProbeMetric(name).MustRegister(reg) }
 	counter := func(name string, vt ...metrics.ValueType) *metrics.Metric {
 		return reg.MustNewMetric(name, metrics.Counter, vt...)
 	}
 	rate := func(name string) *metrics.Metric { return reg.MustNewMetric(name, metrics.Rate) }
 	return &probeMetrics{
-		queue: trend("usefulsse_queue"), headers: trend("usefulsse_headers"),
-		firstEvent: trend("usefulsse_first_event"), firstText: trend("usefulsse_first_text"),
-		useful: trend("usefulsse_useful"), complete: trend("usefulsse_complete"),
-		maxGap: trend("usefulsse_max_gap"), mark: trend("usefulsse_mark"),
-		usefulReached: rate("usefulsse_useful_reached"), failed: rate("usefulsse_failed"),
-		events: counter("usefulsse_events"), heartbeats: counter("usefulsse_heartbeats"),
-		emptyEvents: counter("usefulsse_empty_events"), tokens: counter("usefulsse_tokens"),
-		cost:     counter("usefulsse_cost"),
+		queue: probe(metrics.ProbeQueue), headers: probe(metrics.ProbeHeaders),
+		firstEvent: probe(metrics.ProbeFirstEvent), firstText: probe(metrics.ProbeFirstText),
+		useful: probe(metrics.ProbeUseful), complete: probe(metrics.ProbeComplete),
+		maxGap: probe(metrics.ProbeMaxGap), mark: probe(metrics.ProbeMark),
+		usefulReached: probe(metrics.ProbeUsefulReached), failed: probe(metrics.ProbeFailed),
+		events: probe(metrics.ProbeEvents), heartbeats: probe(metrics.ProbeHeartbeats),
+		emptyEvents: probe(metrics.ProbeEmptyEvents), tokens: probe(metrics.ProbeTokens),
+		cost:     probe(metrics.ProbeCost),
 		httpReqs: counter("http_reqs"), httpReqFailed: rate("http_req_failed"),
 		dataSent: counter("data_sent", metrics.Data), dataReceived: counter("data_received", metrics.Data),
 	}
