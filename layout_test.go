@@ -1,0 +1,65 @@
+package usefullatency
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// modulePath is the import path of this repository's module.
+const modulePath = "github.com/usefullatency/usefullatency"
+
+// layers ranks every package of the repository by the direction data flows
+// (script → scenarios → executor → VU → probe → samples → metrics →
+// thresholds / summary / outputs): a package imports only packages of a
+// lower rank. A new package gets its line here, and the README's Layout
+// section a line too.
+var layers = map[string]int{
+	"metrics": 0, "sse": 0, "mock": 0, "scripts": 0, "e2e": 0,
+	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0,
+	"options":    1,
+	"executor":   2,
+	"summary":    2,
+	"js/modules": 2,
+	"output":     3,
+
+	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
+	"js/modules/usefulsse": 3,
+	"js/modules/sse":       4, // the xk6-sse API, sent through the usefulsse probe
+	"js":                   5,
+	"":                     5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
+	"runner":               6,
+	"cmd/usefullatency":    7,
+}
+
+// TestImportsPointDown checks that no package imports one of its own rank
+// or above: the import graph has no arrow pointing back up.
+func TestImportsPointDown(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, modulePath+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := local(fields[0])
+		rank, ok := layers[pkg]
+		if !ok {
+			t.Errorf("package %q has no layer: add it to layers in layout_test.go and to the README's Layout", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, modulePath) {
+				continue
+			}
+			dep := local(imp)
+			if depRank, ok := layers[dep]; ok && depRank >= rank {
+				t.Errorf("%q (layer %d) imports %q (layer %d): imports must point down", pkg, rank, dep, depRank)
+			}
+		}
+	}
+}
+
+// local returns an import path relative to the module ("" for the root).
+func local(path string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(path, modulePath), "/")
+}
