@@ -122,13 +122,6 @@ func parsePlainNumber(s string) (float64, error) {
 	return v, nil
 }
 
-// canonical returns the expression in the normalised form
-// "<aggregation> <operator> <number>", which parses back to the same
-// threshold.
-func (t *Threshold) canonical() string {
-	return t.Aggregation + " " + t.Operator + " " + strconv.FormatFloat(t.Target, 'g', -1, 64)
-}
-
 // allowedAggregations lists, per metric type, the aggregations a threshold
 // may read; "p(N)" stands for every percentile.
 var allowedAggregations = map[MetricType][]string{
