@@ -1,5 +1,7 @@
 package mock
 
+import "strings"
+
 // Plan returns the schedule the server follows for a request of dialect d
 // with this body under cfg, for the tests (those of package mock_test
 // too) to compare with what a client received. A body without a seed uses
@@ -20,4 +22,16 @@ func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
 		req.seed = cfg.Seed
 	}
 	return *plan(d, &req, &cfg), nil
+}
+
+// Text returns the visible text of the schedule (malformed events
+// included).
+func (s *Schedule) Text() string {
+	var b strings.Builder
+	for i := range s.Events {
+		if e := &s.Events[i]; e.Type == "delta" || e.Type == "content" || e.Block == "text_delta" {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
 }

@@ -2,7 +2,6 @@ package mock
 
 import (
 	"math/rand/v2"
-	"strings"
 	"time"
 )
 
@@ -118,17 +117,6 @@ type Schedule struct {
 	Model string
 	// IncludeUsage reports OpenAI stream_options.include_usage.
 	IncludeUsage bool
-}
-
-// Text returns the visible text of the schedule (malformed events included).
-func (s *Schedule) Text() string {
-	var b strings.Builder
-	for i := range s.Events {
-		if e := &s.Events[i]; e.Type == "delta" || e.Type == "content" || e.Block == "text_delta" {
-			b.WriteString(e.Text)
-		}
-	}
-	return b.String()
 }
 
 // The PRNG streams of a request, each seeded with (seed, stream).
