@@ -8,12 +8,14 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
 
-# The whole suite: vet, every package's tests (end-to-end ones run the built
+# The whole suite: vet, staticcheck (a tool dependency in go.mod, so no
+# global install), every package's tests (end-to-end ones run the built
 # binary), and the race detector on the concurrent core. Packages run one
 # at a time (-p 1): several hold timing assertions against real servers,
 # and two cores shared by all of them would blur the measurements.
 test: types
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) test -p 1 -count=1 ./...
 	$(GO) test -p 1 -count=1 -race ./metrics/... ./executor/... ./js/... ./runner/... ./sse/...
 

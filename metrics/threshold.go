@@ -110,13 +110,6 @@ func parsePlainNumber(s string) (float64, error) {
 	return v, nil
 }
 
-// canonical returns the expression in the normalised form
-// "<aggregation> <operator> <number>", which parses back to the same
-// threshold.
-func (t *Threshold) canonical() string {
-	return t.Stat.String() + " " + t.Operator + " " + strconv.FormatFloat(t.Target, 'g', -1, 64)
-}
-
 // Validate reports whether the threshold's aggregation applies to a metric
 // of type typ: count and rate for a Counter, value for a Gauge, rate for a
 // Rate, and avg, min, max, med and p(N) for a Trend (see InThreshold).

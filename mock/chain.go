@@ -34,9 +34,9 @@ type step struct {
 	malformed bool
 }
 
-// usage counts a request's tokens.
+// usage counts the tokens a request streams.
 type usage struct {
-	input, output, reasoning int
+	output, reasoning int
 }
 
 // chain builds the timeline of one request: every stage of its bucket with

@@ -64,8 +64,8 @@
 //
 // Each request is planned in full on arrival (a chain of stages, each with
 // a latency drawn from its Dist, then rendered in the dialect) and sent
-// event by event on one timer per stream. Plan returns the same schedule
-// without a server, with every event's intended offset from dequeue and its
-// kind, so that a test can compare what the mock scheduled with what a
-// client measured.
+// event by event on one timer per stream. The schedule holds every event's
+// intended offset from dequeue and its kind; the package's tests plan it
+// without a server, to compare what the mock scheduled with what a client
+// measured.
 package mock

@@ -2,7 +2,6 @@ package mock
 
 import (
 	"math/rand/v2"
-	"strings"
 	"time"
 )
 
@@ -118,38 +117,6 @@ type Schedule struct {
 	Model string
 	// IncludeUsage reports OpenAI stream_options.include_usage.
 	IncludeUsage bool
-}
-
-// Text returns the visible text of the schedule (malformed events included).
-func (s *Schedule) Text() string {
-	var b strings.Builder
-	for i := range s.Events {
-		if e := &s.Events[i]; e.Type == "delta" || e.Type == "content" || e.Block == "text_delta" {
-			b.WriteString(e.Text)
-		}
-	}
-	return b.String()
-}
-
-// Plan returns the schedule the server follows for a request of dialect d
-// with this body under cfg. A body without a seed uses cfg.Seed (the server
-// instead derives a fresh seed per request and reports it in the
-// X-Usefullatency-Seed header; put it in the body to replay the request).
-// Invalid configurations and bodies return the error the server would
-// answer with (*RequestError for a 400).
-func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
-	if err := cfg.Validate(); err != nil {
-		return Schedule{}, err
-	}
-	global, _ := parseFaults(cfg.Faults, 0)
-	req, err := parseRequest(d, body, global)
-	if err != nil {
-		return Schedule{}, err
-	}
-	if !req.hasSeed {
-		req.seed = cfg.Seed
-	}
-	return *plan(d, &req, &cfg), nil
 }
 
 // The PRNG streams of a request, each seeded with (seed, stream).

@@ -65,15 +65,14 @@ func TestScheduleMatchesWire(t *testing.T) {
 
 // queueMS returns the queue time the first event reported.
 func queueMS(x *exchange) float64 {
-	for _, e := range x.dataEvents() {
-		m := e.obj()
-		if q, ok := m["queue_ms"].(float64); ok {
-			return q
-		}
-		if q, ok := path(m, "business_state.queue_ms").(float64); ok {
-			return q
-		}
+	events := x.dataEvents()
+	if len(events) == 0 {
 		return 0
 	}
-	return 0
+	m := events[0].obj()
+	if q, ok := m["queue_ms"].(float64); ok {
+		return q
+	}
+	q, _ := path(m, "business_state.queue_ms").(float64)
+	return q
 }

@@ -56,14 +56,6 @@ func lateUpper(i int) uint64 {
 	return uint64((i-8)%8+9) << e
 }
 
-// sent records one written event and its lateness directly in the shared
-// counters (for callers without a streamStats).
-func (s *stats) sent(late time.Duration) {
-	var l streamStats
-	l.sent(late)
-	s.merge(&l)
-}
-
 // streamStats are one stream's own counters, merged into the server's once
 // the stream ends, so that sending an event writes no shared memory.
 type streamStats struct {

@@ -52,7 +52,7 @@ var envVars = []envVar{
 // invalid value is reported, as a FieldError named after its variable.
 // The result has Source "environment".
 func FromEnv(environ []string) (Options, error) {
-	env := envMap(environ)
+	env := EnvMap(environ)
 	o := Options{Source: "environment"}
 	var errs []error
 	for _, v := range envVars {
@@ -63,8 +63,10 @@ func FromEnv(environ []string) (Options, error) {
 	return o, errors.Join(errs...)
 }
 
-// envMap indexes "KEY=value" entries; later entries win.
-func envMap(environ []string) map[string]string {
+// EnvMap indexes "KEY=value" entries, as os.Environ returns them, by key;
+// for a repeated key the last entry wins, and entries without "=" are
+// skipped.
+func EnvMap(environ []string) map[string]string {
 	m := make(map[string]string, len(environ))
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {

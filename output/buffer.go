@@ -9,16 +9,23 @@ import (
 
 // buffer collects samples under its own lock and hands them, in order, to a
 // flush function every interval and once more at Stop. Adding never
-// blocks on I/O.
+// blocks on I/O. It is the one periodic loop of the outputs: flush runs on
+// the buffer's goroutine only (or on the caller of stop when the loop never
+// started), so what flush owns needs no lock.
 type buffer struct {
 	mu       sync.Mutex
 	samples  []metrics.Sample
 	interval time.Duration
 	flush    func([]metrics.Sample) error
-	done     chan struct{}
-	stopped  chan struct{}
-	started  bool
-	err      error
+	// flushIdle calls flush also when no sample arrived since the last
+	// flush (with an empty batch), for an output that resends what it
+	// aggregated every interval. False by default: an empty batch is
+	// skipped.
+	flushIdle bool
+	done      chan struct{}
+	stopped   chan struct{}
+	started   bool
+	err       error
 }
 
 func newBuffer(interval time.Duration, flush func([]metrics.Sample) error) *buffer {
@@ -57,7 +64,7 @@ func (b *buffer) flushNow() {
 	batch := b.samples
 	b.samples = nil
 	b.mu.Unlock()
-	if len(batch) == 0 {
+	if len(batch) == 0 && !b.flushIdle {
 		return
 	}
 	if err := b.flush(batch); err != nil && b.err == nil {

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -22,25 +21,19 @@ func init() { register("experimental-prometheus-rw", newPrometheusRW) }
 // k6_<name> for a Gauge, k6_<name>_rate for a Rate, one k6_<name>_<stat>
 // per trend stat for a Trend; time values in seconds), then once more at
 // Stop. Samples are only buffered by AddSamples; aggregation, encoding and
-// the HTTP request happen on the output's own goroutine.
+// the HTTP request happen on the buffer's goroutine.
 type PrometheusRW struct {
 	cfg    promConfig
 	client *promClient
+	buf    *buffer
 
-	mu      sync.Mutex
-	pending []metrics.Sample
-
-	// Owned by the push goroutine (and by Stop once it ended).
+	// Owned by push, on the buffer's goroutine (and by Stop once it ended).
 	agg        *promAggregator
 	req        writeRequest
 	lastMillis int64
 	pushes     int
 	failures   int
 	lastErr    error
-
-	// started is set by Start; Stop waits for the loop only then.
-	started       bool
-	done, stopped chan struct{}
 }
 
 var _ Output = (*PrometheusRW)(nil)
@@ -71,13 +64,10 @@ func newPrometheusRW(p Params) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PrometheusRW{
-		cfg:     cfg,
-		client:  newPromClient(cfg),
-		agg:     newPromAggregator(cfg.stats),
-		done:    make(chan struct{}),
-		stopped: make(chan struct{}),
-	}, nil
+	o := &PrometheusRW{cfg: cfg, client: newPromClient(cfg), agg: newPromAggregator(cfg.stats)}
+	o.buf = newBuffer(cfg.interval, o.push)
+	o.buf.flushIdle = true // every push resends the aggregates since the start
+	return o, nil
 }
 
 // promSettings reads k6's K6_PROMETHEUS_RW_* variables; a non-empty -o
@@ -146,28 +136,18 @@ func (o *PrometheusRW) Description() string {
 
 // Start starts the periodic pushes.
 func (o *PrometheusRW) Start() error {
-	o.started = true
-	go o.loop()
+	o.buf.start()
 	return nil
 }
 
 // AddSamples buffers samples; it never blocks on aggregation or I/O.
-func (o *PrometheusRW) AddSamples(s []metrics.Sample) {
-	o.mu.Lock()
-	o.pending = append(o.pending, s...)
-	o.mu.Unlock()
-}
+func (o *PrometheusRW) AddSamples(s []metrics.Sample) { o.buf.add(s) }
 
 // Stop pushes everything measured once more and reports failed pushes as
 // one error. A failed push loses nothing for the next one: every push
 // carries the aggregates since the start.
 func (o *PrometheusRW) Stop() error {
-	if o.started {
-		close(o.done)
-		<-o.stopped
-	} else {
-		o.push()
-	}
+	_ = o.buf.stop() // push reports its failures in o.failures, not here
 	if o.failures == 0 {
 		return nil
 	}
@@ -175,33 +155,14 @@ func (o *PrometheusRW) Stop() error {
 	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, o.cfg.url, msg)
 }
 
-// loop pushes every interval and once more when Stop is called.
-func (o *PrometheusRW) loop() {
-	defer close(o.stopped)
-	t := time.NewTicker(o.cfg.interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			o.push()
-		case <-o.done:
-			o.push()
-			return
-		}
-	}
-}
-
-// push folds the buffered samples into the aggregates and sends every
+// push folds a batch of samples into the aggregates and sends every
 // series, stamped with the current time (strictly after the previous push,
-// so Prometheus never sees two values of a series at one millisecond).
-func (o *PrometheusRW) push() {
-	o.mu.Lock()
-	batch := o.pending
-	o.pending = nil
-	o.mu.Unlock()
+// so Prometheus never sees two values of a series at one millisecond). It
+// counts a failed push and returns nil: Stop reports the failures.
+func (o *PrometheusRW) push(batch []metrics.Sample) error {
 	o.agg.add(batch)
 	if o.agg.empty() {
-		return
+		return nil
 	}
 	ms := max(time.Now().UnixMilli(), o.lastMillis+1)
 	o.lastMillis = ms
@@ -214,4 +175,5 @@ func (o *PrometheusRW) push() {
 		o.failures++
 		o.lastErr = err
 	}
+	return nil
 }

@@ -322,7 +322,7 @@ func TestPrometheusNamesAndValues(t *testing.T) {
 		{Metric: failed, Tags: tags, Time: at, Value: 0},
 		{Metric: failed, Tags: tags, Time: at, Value: 0},
 	})
-	o.push()
+	o.buf.flushNow()
 	if err := o.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestPrometheusCumulative(t *testing.T) {
 			total++
 		}
 		o.AddSamples(batch)
-		o.push()
+		o.buf.flushNow()
 		wantP99 = append(wantP99, all.P(0.99)/1000)
 		wantTotal = append(wantTotal, total)
 	}
@@ -491,7 +491,7 @@ func TestPrometheusStopReportsFailedPushes(t *testing.T) {
 	o := newTestPrometheus(t, srv.URL, nil)
 	reqs := metrics.NewRegistry().MustNewMetric("http_reqs", metrics.Counter)
 	o.AddSamples([]metrics.Sample{{Metric: reqs, Value: 1}})
-	o.push()
+	o.buf.flushNow()
 	err := o.Stop()
 	if err == nil {
 		t.Fatal("Stop returned no error after failed pushes")

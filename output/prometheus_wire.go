@@ -28,12 +28,19 @@ type writeRequest struct {
 	buf, ts []byte
 }
 
-// Protobuf keys of the fields above.
+// Protobuf wire types.
 const (
-	keyMessage1 = 1<<3 | 2 // timeseries, labels, name: field 1, length-delimited
-	keyMessage2 = 2<<3 | 2 // samples, value (Label): field 2, length-delimited
-	keyDouble1  = 1<<3 | 1 // Sample.value: field 1, 64-bit
-	keyVarint2  = 2<<3 | 0 // Sample.timestamp: field 2, varint
+	wireVarint  = 0
+	wireFixed64 = 1
+	wireBytes   = 2
+)
+
+// Protobuf keys of the fields above: field number << 3 | wire type.
+const (
+	keyMessage1 = 1<<3 | wireBytes   // timeseries, labels, name: field 1
+	keyMessage2 = 2<<3 | wireBytes   // samples, value (Label): field 2
+	keyDouble1  = 1<<3 | wireFixed64 // Sample.value: field 1
+	keyVarint2  = 2<<3 | wireVarint  // Sample.timestamp: field 2
 )
 
 // reset empties the request.

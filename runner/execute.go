@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +33,11 @@ type Config struct {
 	Stdout, Stderr io.Writer
 	// StdoutTTY and StderrTTY say whether the streams are terminals.
 	StdoutTTY, StderrTTY bool
+	// Env is the process environment, by key, from which the -o outputs
+	// read their K6_* settings (K6_PROMETHEUS_RW_SERVER_URL,
+	// K6_CSV_FILENAME, ...). The runner never reads the environment of the
+	// process itself; nil reads as empty.
+	Env map[string]string
 }
 
 // execution is the state of one Execute call.
@@ -295,14 +298,8 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // startOutputs builds and starts the -o outputs and subscribes them to the
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout})
 		if err != nil {
 			e.stopOutputs()
 			return err

@@ -3,6 +3,9 @@ package runner
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +64,36 @@ func TestExecuteInterruptedBySignal(t *testing.T) {
 	}
 	if time.Since(start) > 2*time.Second || !strings.Contains(out, "TOTAL RESULTS") {
 		t.Fatalf("a stopped run must end early and still print its summary (took %v)", time.Since(start))
+	}
+}
+
+// The outputs read their K6_* settings from Config.Env, not from the
+// process environment: a CSV file named only there is written.
+func TestExecuteOutputsReadConfigEnv(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "samples.csv")
+	t.Setenv("K6_CSV_FILENAME", filepath.Join(t.TempDir(), "not-this.csv"))
+	var errs bytes.Buffer
+	test, err := Load("testdata/once.js", map[string]string{}, &errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := options.Consolidate(test.ScriptOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Quiet, opts.NoSummary, opts.Out = true, true, []string{"csv"}
+	code, err := test.Execute(context.Background(), Config{
+		Options: opts, ScriptName: "once.js", Stdout: io.Discard, Stderr: &errs,
+		Env: map[string]string{"K6_CSV_FILENAME": path},
+	})
+	if err != nil || code != ExitOK {
+		t.Fatalf("exit %d, %v\n%s", code, err, errs.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "hits,") {
+		t.Fatalf("the CSV named in Config.Env has no hits sample:\n%s", b)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
@@ -43,7 +45,7 @@ func BenchmarkParseClassifyOpenAI(b *testing.B) {
 	runtime.ReadMemStats(&ms0)
 	b.ResetTimer()
 	for b.Loop() {
-		res := ReadStream(bytes.NewReader(stream), &Request{Dialect: DialectOpenAI})
+		res := readStream(bytes.NewReader(stream), &Request{Dialect: DialectOpenAI})
 		if res.Events != events+2 {
 			b.Fatalf("events %d: %s", res.Events, res.Error)
 		}
@@ -141,17 +143,33 @@ func BenchmarkPredicatePerEvent(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(stream)))
 			for b.Loop() {
-				ReadStream(bytes.NewReader(stream), &Request{Dialect: DialectOpenAI, Useful: tc.p})
+				readStream(bytes.NewReader(stream), &Request{Dialect: DialectOpenAI, Useful: tc.p})
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1002, "ns/event")
 		})
 	}
 }
 
-// ExampleReadStream shows reading a recorded OpenAI stream.
-func ExampleReadStream() {
+// replay is a Transport that answers every request with one recorded SSE
+// body.
+type replay string
+
+// RoundTrip returns the recorded body as a 200 text/event-stream response.
+func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"text/event-stream"}},
+		Body:    io.NopCloser(strings.NewReader(string(r))),
+		Request: req,
+	}, nil
+}
+
+// ExampleClient_Do shows reading a recorded OpenAI stream, replayed by the
+// client's Transport.
+func ExampleClient_Do() {
 	body := roleChunk + textChunk("Hello") + doneChunk
-	res := ReadStream(strings.NewReader(body), &Request{})
+	c := NewClient(ClientOptions{Transport: replay(body)})
+	res := c.Do(context.Background(), &Request{URL: "http://recorded.invalid/v1/chat/completions"})
 	fmt.Println(res.Dialect, res.Text, res.EventsByKind.Map()["empty"], res.ErrorCode == "")
 	// Output: openai Hello 1 true
 }

@@ -222,7 +222,7 @@ func FuzzClassify(f *testing.F) {
 }
 
 func TestBusinessUsage(t *testing.T) {
-	res := ReadStream(strings.NewReader("data: {\"delta\":\"hi\"}\n\ndata: {\"done\":true,\"usage\":{\"input_tokens\":640,\"output_tokens\":52}}\n\n"),
+	res := readStream(strings.NewReader("data: {\"delta\":\"hi\"}\n\ndata: {\"done\":true,\"usage\":{\"input_tokens\":640,\"output_tokens\":52}}\n\n"),
 		&Request{Dialect: DialectBusiness, Pricing: &Pricing{InputPer1M: 1e6, OutputPer1M: 2e6}})
 	if res.Usage.InputTokens != 640 || res.Usage.OutputTokens != 52 {
 		t.Fatalf("usage = %+v", res.Usage)

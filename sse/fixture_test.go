@@ -86,7 +86,7 @@ func TestFixtures(t *testing.T) {
 	for _, tc := range fixtureTable {
 		for _, d := range []Dialect{tc.want.dialect, DialectAuto} {
 			t.Run(tc.file+"/"+string(d), func(t *testing.T) {
-				res := ReadStream(strings.NewReader(readFixture(t, tc.file)), &Request{Dialect: d})
+				res := readStream(strings.NewReader(readFixture(t, tc.file)), &Request{Dialect: d})
 				checkFixture(t, res, tc.want)
 			})
 		}

@@ -214,7 +214,7 @@ func TestPredicatesOverStream(t *testing.T) {
 		"never":    mustPredicate(t, `{"text":"xyz"}`),
 	}
 	at := map[int]float64{}
-	res := ReadStream(&pacedReader{pieces: pieces, pause: 3 * time.Millisecond}, &Request{
+	res := readStream(&pacedReader{pieces: pieces, pause: 3 * time.Millisecond}, &Request{
 		Useful: mustPredicate(t, `{"jsonFields":["decision","next_step"]}`),
 		Marks:  marks,
 		OnEvent: func(ev *Event) error {

@@ -53,7 +53,7 @@ func TestQueueFromEvents(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := ReadStream(stringsReader(tc.body), &Request{Queue: tc.q, Dialect: DialectBusiness})
+			res := readStream(stringsReader(tc.body), &Request{Queue: tc.q, Dialect: DialectBusiness})
 			switch {
 			case tc.want == nil:
 				null(t, "queue", res.Timings.Queue)
@@ -67,7 +67,7 @@ func TestQueueFromEvents(t *testing.T) {
 // TestQueueMetaEventIsState checks that an event reporting the queue time
 // and nothing else is a state event.
 func TestQueueMetaEventIsState(t *testing.T) {
-	res := ReadStream(stringsReader("event: meta\ndata: {\"queue_ms\": 3}\n\n"), &Request{})
+	res := readStream(stringsReader("event: meta\ndata: {\"queue_ms\": 3}\n\n"), &Request{})
 	if res.EventsByKind[State] != 1 {
 		t.Errorf("kinds %v", res.EventsByKind.Map())
 	}

@@ -10,24 +10,6 @@ import (
 	gosse "github.com/tmaxmax/go-sse"
 )
 
-// ReadStream reads an SSE body that needs no HTTP exchange (a recorded
-// response, a file, a pipe) exactly as Client.Do reads a response body after
-// its headers: same parsing, classification, predicates and outcome. Times
-// are measured from the call; Headers, Status and the timeouts do not apply.
-// r is read up to the terminal event; when the request runs callbacks, a
-// goroutine reading r may stay blocked in r.Read until r returns.
-func ReadStream(r io.Reader, req *Request) *Result {
-	x := newExchange(nil, req)
-	x.markSent()
-	x.meter = &meter{r: r, last: &x.lastByte, clock: x.clock}
-	x.stream = newStream(&x.req, &x.tl, x.clock, false)
-	if err := x.stream.read(x.meter); err != nil {
-		x.failStream(err)
-	}
-	x.stream.stop()
-	return x.result()
-}
-
 // streamError is the failure a stream reported in an error event.
 type streamError struct{ msg string }
 

@@ -43,6 +43,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	code, err := test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
+		Env: options.EnvMap(os.Environ()),
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "ERRO "+oneLine(err))
@@ -105,11 +106,7 @@ func checkOutputs(outs []string) error {
 func scriptEnv(f *runFlags) (map[string]string, error) {
 	env := map[string]string{}
 	if f.systemEnv {
-		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				env[k] = v
-			}
-		}
+		env = options.EnvMap(os.Environ())
 	}
 	flags, err := keyValues("--env", f.env)
 	for k, v := range flags {

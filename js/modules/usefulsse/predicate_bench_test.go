@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -155,7 +157,8 @@ func businessStream() ([]byte, int) {
 // BenchmarkPredicateStream measures the whole per-event path of a business
 // stream (parse, classify, state merge, timeline, predicate) with the
 // useful predicate declarative or a JavaScript function, the request built
-// by buildRequest from JavaScript params as usefulsse.post builds it.
+// by buildRequest from JavaScript params as usefulsse.post builds it, the
+// stream replayed by the client's Transport (no network).
 // "default" is the business default useful predicate (it holds at the 16th
 // event, so it is not evaluated after). Reports ns/event and allocs/event.
 func BenchmarkPredicateStream(b *testing.B) {
@@ -169,6 +172,7 @@ func BenchmarkPredicateStream(b *testing.B) {
 			struct{ name, params string }{pp.name + "/declarative", `({dialect: 'business', useful: ` + spec + `})`},
 			struct{ name, params string }{pp.name + "/js", `({dialect: 'business', useful: ` + pp.fn + `})`})
 	}
+	client := sse.NewClient(sse.ClientOptions{Transport: replay(stream)})
 	for _, c := range cases {
 		params, err := rt.RunString(c.params)
 		if err != nil {
@@ -183,7 +187,7 @@ func BenchmarkPredicateStream(b *testing.B) {
 			runtime.ReadMemStats(&ms0)
 			for b.Loop() {
 				r := *req
-				res := sse.ReadStream(bytes.NewReader(stream), &r)
+				res := client.Do(context.Background(), &r)
 				if res.Events != events || res.Failed() {
 					b.Fatalf("events %d, %s %s", res.Events, res.ErrorCode, res.Error)
 				}
@@ -195,4 +199,18 @@ func BenchmarkPredicateStream(b *testing.B) {
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/n, "B/event")
 		})
 	}
+}
+
+// replay is a Transport that answers every request with one recorded SSE
+// body.
+type replay []byte
+
+// RoundTrip returns the recorded body as a 200 text/event-stream response.
+func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"text/event-stream"}},
+		Body:    io.NopCloser(bytes.NewReader(r)),
+		Request: req,
+	}, nil
 }
