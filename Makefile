@@ -46,12 +46,11 @@ bench: build
 	GO=$(GO) ./bench/run.sh $(BIN)
 	./bench/outputs.sh $(BIN)
 
-# Short fuzzing of every parser.
+# Short fuzzing of every parser: each fuzz target of every package (found
+# by scripts/fuzz.sh with go test -list) for FUZZTIME, default 10s.
+FUZZTIME ?= 10s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseThreshold -fuzztime 20s ./metrics/
-	$(GO) test -run '^$$' -fuzz FuzzParseStat -fuzztime 20s ./metrics/
-	$(GO) test -run '^$$' -fuzz FuzzParseDuration -fuzztime 20s ./options/
-	$(GO) test -run '^$$' -fuzz FuzzPathsAgree -fuzztime 20s ./sse/
+	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 clean:
 	rm -rf bin

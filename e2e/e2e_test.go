@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -259,18 +261,67 @@ func TestBannerUnlessQuiet(t *testing.T) {
 	}
 }
 
-// interrupted starts the binary, sends SIGINT after the given time and
-// returns what the run produced.
-func (inv invocation) interrupted(t *testing.T, after time.Duration) result {
+// interrupted starts the binary on signal.js, sends SIGINT once a VU has
+// completed five iterations and returns what the run produced.
+func (inv invocation) interrupted(t *testing.T) result {
 	t.Helper()
 	cmd, stdout, stderr := inv.command(t)
+	log := newWatcher()
+	cmd.Stderr = io.MultiWriter(stderr, log)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(after)
+	log.await(t, signalRunning)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	return finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+}
+
+// The lines signal.js logs when a VU has completed five iterations and when
+// teardown starts.
+const (
+	signalRunning  = "signal.js: five iterations done"
+	signalTeardown = "signal.js: teardown"
+)
+
+// watcher is a writer that keeps what was written and lets a test wait for
+// a text to appear in it.
+type watcher struct {
+	mu    sync.Mutex
+	text  strings.Builder
+	wrote chan struct{} // closed and replaced at every write
+}
+
+func newWatcher() *watcher { return &watcher{wrote: make(chan struct{})} }
+
+// Write implements io.Writer.
+func (w *watcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.text.Write(p)
+	close(w.wrote)
+	w.wrote = make(chan struct{})
+	return len(p), nil
+}
+
+// await waits until s has been written, and fails the test if it has not
+// been within a minute (the scripts that log it run for 30 s).
+func (w *watcher) await(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		w.mu.Lock()
+		found, wrote, text := strings.Contains(w.text.String(), s), w.wrote, w.text.String()
+		w.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			t.Fatalf("%q not logged within a minute; the log:\n%s", s, text)
+		}
+	}
 }

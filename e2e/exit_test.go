@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,22 +143,30 @@ func TestSignal(t *testing.T) {
 				args: []string{"run", "-q", "--summary-export", out, script("signal.js")},
 				env:  []string{"TEARDOWN_SLEEP=" + tt.teardown},
 			}
+			var sent time.Time
 			cmd, stdout, stderr := inv.command(t)
-			start := time.Now()
+			log := newWatcher()
+			cmd.Stderr = io.MultiWriter(stderr, log)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(1500 * time.Millisecond)
-			for range tt.signals {
+			// The first SIGINT once the run is under way, the second once
+			// teardown (20 s) has started.
+			for i, line := range []string{signalRunning, signalTeardown}[:tt.signals] {
+				log.await(t, line)
+				if i == tt.signals-1 {
+					sent = time.Now()
+				}
 				if err := cmd.Process.Signal(os.Interrupt); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(500 * time.Millisecond)
 			}
-			r := finish(t, cmd, cmd.Wait(), start, stdout, stderr)
+			r := finish(t, cmd, cmd.Wait(), sent, stdout, stderr)
 			r.wantCode(t, 105)
-			if r.elapsed > 6*time.Second {
-				t.Errorf("exit took %s after start; want a prompt stop", r.elapsed)
+			// Stopping waits for no more than the iterations in flight
+			// (0.2 s); a run left alone lasts 30 s, a teardown 20 s.
+			if r.elapsed > 10*time.Second {
+				t.Errorf("exit took %s after the last SIGINT; want a prompt stop", r.elapsed)
 			}
 			if !tt.wantExport {
 				return

@@ -117,7 +117,7 @@ func TestHTMLReportWrittenOnInterrupt(t *testing.T) {
 	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.html")
 	inv := invocation{args: []string{"run", "-q", "-o", "html=" + report, script("signal.js")}}
-	inv.interrupted(t, 1500*time.Millisecond).wantCode(t, 105)
+	inv.interrupted(t).wantCode(t, 105)
 	b, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestOutputsSurviveSIGINT stops a run with SIGINT while it writes JSON
@@ -21,7 +20,7 @@ func TestOutputsSurviveSIGINT(t *testing.T) {
 	exportPath := filepath.Join(dir, "export.json")
 	inv := invocation{args: []string{"run", "-q", "--summary-export", exportPath,
 		"-o", "json=" + jsonPath, "-o", "csv=" + csvPath, script("signal.js")}}
-	r := inv.interrupted(t, 1500*time.Millisecond)
+	r := inv.interrupted(t)
 	r.wantCode(t, 105)
 	want := number(t, export(t, exportPath), "metrics", "iterations", "count")
 	if want < 5 {

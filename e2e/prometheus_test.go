@@ -89,15 +89,14 @@ func startPrometheus(t *testing.T) *prometheus {
 				return p
 			}
 		}
-		select {
-		case <-exited:
-			t.Fatalf("prometheus exited before it was ready:\n%s", p.log)
-		default:
-		}
 		if time.Now().After(deadline) {
 			t.Fatalf("prometheus not ready after 30s (last error %v):\n%s", err, p.log)
 		}
-		time.Sleep(50 * time.Millisecond)
+		select { // poll again in 50 ms, unless it exits meanwhile
+		case <-exited:
+			t.Fatalf("prometheus exited before it was ready:\n%s", p.log)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 
@@ -256,7 +255,7 @@ func TestPrometheusRemoteWriteInterrupted(t *testing.T) {
 			"--summary-export", out, "--tag", "testrun=interrupted", script("signal.js")},
 		env: []string{"K6_PROMETHEUS_RW_PUSH_INTERVAL=1h"},
 	}
-	r := inv.interrupted(t, 1500*time.Millisecond)
+	r := inv.interrupted(t)
 	r.wantCode(t, 105)
 	want := number(t, export(t, out), "metrics", "iterations", "count")
 	if want < 5 {

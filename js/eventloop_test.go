@@ -26,7 +26,7 @@ func (d delayInstance) delay(ms int64, v sobek.Value) *sobek.Promise {
 	p, resolve, _ := d.vu.Runtime().NewPromise()
 	done := d.vu.RegisterCallback()
 	go func() {
-		time.Sleep(time.Duration(ms) * time.Millisecond)
+		time.Sleep(time.Duration(ms) * time.Millisecond) // the delay the promise stands for: resolved later, off the event loop
 		done(func() error { return resolve(v) })
 	}()
 	return p

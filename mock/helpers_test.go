@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -80,6 +81,7 @@ type exchange struct {
 	header  http.Header
 	body    []byte // the body of a non-stream answer
 	events  []sseEvent
+	sent    time.Time     // when the request was sent
 	headers time.Duration // when the response headers arrived
 	err     error         // the error that ended the stream early
 }
@@ -88,6 +90,22 @@ type exchange struct {
 // reader (comments, event and data fields, blank-line dispatch).
 func post(t testing.TB, ctx context.Context, url, body string) *exchange {
 	t.Helper()
+	return postWatch(t, ctx, url, body, nil)
+}
+
+// postWatch is post that also closes first (unless nil) as soon as the
+// first event (comment or data) of the stream has been read, or the
+// exchange ended without one, so that a test can wait for a stream to be
+// under way.
+func postWatch(t testing.TB, ctx context.Context, url, body string, first chan<- struct{}) *exchange {
+	t.Helper()
+	var once sync.Once
+	signal := func() {
+		if first != nil {
+			once.Do(func() { close(first) })
+		}
+	}
+	defer signal()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -95,10 +113,10 @@ func post(t testing.TB, ctx context.Context, url, body string) *exchange {
 	sent := time.Now()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return &exchange{err: err}
+		return &exchange{err: err, sent: sent}
 	}
 	defer resp.Body.Close()
-	x := &exchange{status: resp.StatusCode, header: resp.Header, headers: time.Since(sent)}
+	x := &exchange{status: resp.StatusCode, header: resp.Header, sent: sent, headers: time.Since(sent)}
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		x.body, x.err = io.ReadAll(resp.Body)
 		return x
@@ -121,10 +139,12 @@ func post(t testing.TB, ctx context.Context, url, body string) *exchange {
 				cur.data = strings.Join(data, "\n")
 				cur.arrived = time.Since(sent)
 				x.events = append(x.events, cur)
+				signal()
 			}
 			cur, data = sseEvent{}, nil
 		case strings.HasPrefix(line, ":"):
 			x.events = append(x.events, sseEvent{comment: strings.TrimSpace(line[1:]), arrived: time.Since(sent)})
+			signal()
 		case strings.HasPrefix(line, "event: "):
 			cur.typ = line[len("event: "):]
 		case strings.HasPrefix(line, "data: "):
@@ -213,4 +233,21 @@ func mustJSON(v any) string {
 	var b bytes.Buffer
 	json.NewEncoder(&b).Encode(v)
 	return strings.TrimSpace(b.String())
+}
+
+// eventually polls cond until it holds and fails the test if it does not
+// within 10 s: generous, so that a loaded machine only slows the test, while
+// a condition that never holds still fails it.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("timed out waiting until %s", what)
+		}
+	}
 }

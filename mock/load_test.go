@@ -85,8 +85,12 @@ func (l load) run() loadResult {
 // until and returns the fewest and the most seen.
 func activeRange(srv *Server, after, until time.Time) (lo, hi int64) {
 	lo = math.MaxInt64
-	for now := time.Now(); now.Before(until); now = time.Now() {
-		time.Sleep(100 * time.Millisecond)
+	tick := time.NewTicker(100 * time.Millisecond) // the sampling period
+	defer tick.Stop()
+	for now := range tick.C {
+		if now.After(until) {
+			break
+		}
 		if now.After(after) {
 			a := srv.Stats().Active
 			lo, hi = min(lo, a), max(hi, a)
@@ -161,9 +165,8 @@ func TestConcurrentStreams(t *testing.T) {
 	go func() { done <- l.run() }()
 	lo, hi := activeRange(srv, began.Add(time.Second), began.Add(3400*time.Millisecond))
 	res := <-done
-	for deadline := time.Now().Add(time.Second); srv.Stats().Active > 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond) // stream statistics merge when streams end
-	}
+	// Stream statistics merge into the server's when streams end.
+	eventually(t, "every stream has ended", func() bool { return srv.Stats().Active == 0 })
 	st := srv.Stats()
 	t.Logf("%d streams completed, %d failed, %.0f events/s; server lateness p50 %v p99 %v max %v; client lag p50 %.1fms p99 %.1fms; active %d–%d",
 		res.Completed, res.Failed, float64(st.Events)/res.Elapsed.Seconds(), st.LateP50, st.LateP99, st.LateMax,

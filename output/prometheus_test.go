@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/golang/snappy"
@@ -135,11 +136,20 @@ type receiver struct {
 	headers []http.Header
 	status  int
 	block   chan struct{} // when set, each push waits for it to close
+	// received, when set, gets a value (if it has room) as each push
+	// arrives, before it waits for block.
+	received chan struct{}
 }
 
 func newReceiver(t *testing.T) (*receiver, *httptest.Server) {
 	rc := &receiver{status: http.StatusNoContent}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rc.received != nil {
+			select {
+			case rc.received <- struct{}{}:
+			default:
+			}
+		}
 		if rc.block != nil {
 			<-rc.block
 		}
@@ -460,7 +470,7 @@ func TestPrometheusSeriesPerTagSet(t *testing.T) {
 // them is lost from the final push.
 func TestPrometheusAddSamplesNeverBlocks(t *testing.T) {
 	rc, srv := newReceiver(t)
-	rc.block = make(chan struct{})
+	rc.block, rc.received = make(chan struct{}), make(chan struct{}, 1)
 	o := newTestPrometheus(t, srv.URL, map[string]string{"K6_PROMETHEUS_RW_PUSH_INTERVAL": "10ms"})
 	reqs := metrics.NewRegistry().MustNewMetric("http_reqs", metrics.Counter)
 	if err := o.Start(); err != nil {
@@ -468,7 +478,11 @@ func TestPrometheusAddSamplesNeverBlocks(t *testing.T) {
 	}
 	sample := []metrics.Sample{{Metric: reqs, Tags: metrics.Tags{"bucket": "qa"}, Value: 1}}
 	o.AddSamples(sample)
-	time.Sleep(50 * time.Millisecond) // a push is now stuck in the endpoint
+	select { // a push is now stuck in the endpoint
+	case <-rc.received:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no push reached the endpoint")
+	}
 	start := time.Now()
 	for range 20000 {
 		o.AddSamples(sample)
@@ -513,14 +527,22 @@ func TestPrometheusStopReportsFailedPushes(t *testing.T) {
 
 func TestPrometheusNothingMeasuredNothingPushed(t *testing.T) {
 	rc, srv := newReceiver(t)
-	o := newTestPrometheus(t, srv.URL, map[string]string{"K6_PROMETHEUS_RW_PUSH_INTERVAL": "5ms"})
-	if err := o.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(30 * time.Millisecond)
-	if err := o.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		o := newTestPrometheus(t, srv.URL, map[string]string{"K6_PROMETHEUS_RW_PUSH_INTERVAL": "5ms"})
+		// A kept-alive connection's goroutines would wait on the network
+		// for good, and the bubble's clock only moves while all its
+		// goroutines wait on it: should a push happen, none outlives it.
+		o.client.http.Transport.(*http.Transport).DisableKeepAlives = true
+		if err := o.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// On the bubble's clock this lets exactly six push intervals pass,
+		// however busy the machine.
+		time.Sleep(30 * time.Millisecond)
+		if err := o.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if len(rc.pushes) != 0 {
 		t.Errorf("%d pushes without any sample, want none", len(rc.pushes))
 	}

@@ -11,14 +11,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
-
-// tolerance is the timing tolerance of the tests against the server's own
-// schedule, in milliseconds.
-const tolerance = 50
 
 // do sends req to url with a fresh client.
 func do(t testing.TB, url string, req Request) *Result {
@@ -56,20 +53,35 @@ func TestTimelineOpenAI(t *testing.T) {
 	if res.Failed() {
 		t.Fatalf("failed: %s %s", res.ErrorCode, res.Error)
 	}
-	near(t, "first_event", res.Timings.FirstEvent, 0, tolerance)
-	near(t, "first_text", res.Timings.FirstText, 200, tolerance)
-	near(t, "useful", res.Timings.Useful, 200, tolerance)
-	near(t, "complete", res.Timings.Complete, 300, tolerance)
-	near(t, "max_gap", res.Timings.MaxGap, 100, tolerance)
-	if res.Text != "  Hello world" || res.EmptyEvents != 2 || res.Events != 5 {
-		t.Errorf("text %q empty %d events %d", res.Text, res.EmptyEvents, res.Events)
+	if res.Text != "  Hello world" || res.EmptyEvents != 2 || res.Events != 5 || len(at) != 5 {
+		t.Fatalf("text %q empty %d events %d, %d stamps", res.Text, res.EmptyEvents, res.Events, len(at))
 	}
-	server := rec.times() // the server may not have recorded its last write yet
+	// Each timing is the stamp of its event, on time by the schedule.
+	late(t, "first_event", res.Timings.FirstEvent, 0)
+	late(t, "first_text", res.Timings.FirstText, 200)
+	late(t, "useful", res.Timings.Useful, 200)
+	late(t, "complete", res.Timings.Complete, 300)
+	same(t, "first_event", res.Timings.FirstEvent, at[0])
+	same(t, "first_text", res.Timings.FirstText, at[2])
+	same(t, "useful", res.Timings.Useful, at[2])
+	same(t, "complete", res.Timings.Complete, at[4])
+	same(t, "max_gap", res.Timings.MaxGap, maxGap(at))
+	// Each event is stamped when it arrived: not before the server wrote it.
+	server := rec.times()
 	for i := range min(len(at), len(server)) {
-		if d := ms(at[i] - server[i]); d < -5 || d > tolerance {
+		if d := ms(at[i] - server[i]); d < 0 || d > loadSlack {
 			t.Errorf("event %d at %v, server sent at %v", i, at[i], server[i])
 		}
 	}
+}
+
+// maxGap returns the longest time between consecutive stamps.
+func maxGap(at []time.Duration) time.Duration {
+	var g time.Duration
+	for i := 1; i < len(at); i++ {
+		g = max(g, at[i]-at[i-1])
+	}
+	return g
 }
 
 // TestWireFormats reads the same stream over every line ending, with a BOM,
@@ -131,10 +143,10 @@ func TestHeartbeatTiming(t *testing.T) {
 	if len(hb) != 2 {
 		t.Fatalf("heartbeats %v", hb)
 	}
-	near(t, "heartbeat 1", new(ms(hb[0])), 100, tolerance)
-	near(t, "heartbeat 2", new(ms(hb[1])), 200, tolerance)
-	near(t, "first_event", res.Timings.FirstEvent, 300, tolerance)
-	near(t, "first_text", res.Timings.FirstText, 300, tolerance)
+	late(t, "heartbeat 1", new(ms(hb[0])), 100)
+	late(t, "heartbeat 2", new(ms(hb[1])), 200)
+	late(t, "first_event", res.Timings.FirstEvent, 300)
+	late(t, "first_text", res.Timings.FirstText, 300)
 }
 
 // TestCommentOrder checks that comments and events reach OnEvent in stream
@@ -161,8 +173,8 @@ func TestReasoningBeforeText(t *testing.T) {
 		{0, roleChunk}, {50 * time.Millisecond, think}, {150 * time.Millisecond, textChunk("Yes")}, {0, doneChunk},
 	}})
 	res := do(t, srv.URL, Request{})
-	near(t, "first_event", res.Timings.FirstEvent, 0, tolerance)
-	near(t, "first_text", res.Timings.FirstText, 200, tolerance)
+	late(t, "first_event", res.Timings.FirstEvent, 0)
+	late(t, "first_text", res.Timings.FirstText, 200)
 	if res.Reasoning != "hmm" || res.Text != "Yes" || res.EventsByKind[Reasoning] != 1 {
 		t.Errorf("reasoning %q text %q kinds %v", res.Reasoning, res.Text, res.EventsByKind.Map())
 	}
@@ -179,15 +191,29 @@ func TestBusinessUseful(t *testing.T) {
 	srv, rec := serve(t, script{steps: steps})
 	decision, _ := ParsePredicate(map[string]any{"fields": []any{"decision"}})
 	never, _ := ParsePredicate(map[string]any{"field": "decision", "equals": "deny"})
-	res := do(t, srv.URL, Request{Marks: map[string]Predicate{"decision": decision, "never": never}})
+	var at []time.Duration
+	res := do(t, srv.URL, Request{Marks: map[string]Predicate{"decision": decision, "never": never}, OnEvent: func(ev *Event) error {
+		at = append(at, ev.At)
+		return nil
+	}})
 	sentAt := rec.times()
 	if res.Failed() || res.Dialect != DialectBusiness {
 		t.Fatalf("%s %s dialect %s", res.ErrorCode, res.Error, res.Dialect)
 	}
+	if len(at) < 8 || len(sentAt) < 8 {
+		t.Fatalf("%d events, %d writes", len(at), len(sentAt))
+	}
 	near(t, "queue", res.Timings.Queue, 85.5, 0.001)
-	near(t, "first_text", res.Timings.FirstText, ms(sentAt[3]), tolerance)
-	near(t, "marks.decision", res.Marks["decision"], ms(sentAt[4]), tolerance)
-	near(t, "useful", res.Timings.Useful, ms(sentAt[7]), tolerance)
+	// One event per write: each timing is its event's stamp, on time.
+	for i, w := range []struct {
+		name string
+		got  *float64
+	}{3: {"first_text", res.Timings.FirstText}, 4: {"marks.decision", res.Marks["decision"]}, 7: {"useful", res.Timings.Useful}} {
+		if w.name != "" {
+			same(t, w.name, w.got, at[i])
+			late(t, w.name, w.got, ms(sentAt[i]))
+		}
+	}
 	null(t, "marks.never", res.Marks["never"])
 	if !res.UsefulReached {
 		t.Error("useful not reached")
@@ -318,7 +344,7 @@ func TestTimeoutTimings(t *testing.T) {
 	if res.ErrorCode != CodeIdleTimeout {
 		t.Fatalf("code %q", res.ErrorCode)
 	}
-	near(t, "idle", new(ms(time.Since(start))), 200, tolerance)
+	late(t, "idle", new(ms(time.Since(start))), 200) // far below the next event's 3 s
 }
 
 // TestErrorBodyLimit checks that only the first 4 KiB of an error body is kept.
@@ -355,12 +381,20 @@ func TestInvalidEventsContinue(t *testing.T) {
 // stream without a terminal event.
 func TestCleanEndWithoutDone(t *testing.T) {
 	srv, _ := serve(t, script{steps: []step{{0, textChunk("a")}, {100 * time.Millisecond, textChunk("b")}, {100 * time.Millisecond, ": bye\n\n"}}})
-	res := do(t, srv.URL, Request{})
-	if res.Failed() {
-		t.Fatal(res.Error)
+	var at []time.Duration
+	res := do(t, srv.URL, Request{OnEvent: func(ev *Event) error {
+		if ev.Kind != Heartbeat {
+			at = append(at, ev.At)
+		}
+		return nil
+	}})
+	if res.Failed() || len(at) != 2 {
+		t.Fatalf("%s, %d events", res.Error, len(at))
 	}
-	near(t, "complete", res.Timings.Complete, 200, tolerance)
-	near(t, "max_gap", res.Timings.MaxGap, 100, tolerance)
+	late(t, "complete", res.Timings.Complete, 200)
+	// The gaps are a → b and b → the clean end.
+	end := time.Duration(*res.Timings.Complete * float64(time.Millisecond))
+	same(t, "max_gap", res.Timings.MaxGap, max(at[1]-at[0], end-at[1]))
 }
 
 // TestCompression checks gzip and deflate bodies, streamed with flushes,
@@ -371,7 +405,7 @@ func TestCompression(t *testing.T) {
 	if res.Failed() || len(res.Text) != 5000 {
 		t.Fatalf("%s %s text %d", res.ErrorCode, res.Error, len(res.Text))
 	}
-	near(t, "first_text", res.Timings.FirstText, 150, tolerance)
+	late(t, "first_text", res.Timings.FirstText, 150)
 	if res.BytesReceived <= 0 || res.BytesReceived > 2000 {
 		t.Errorf("bytes received %d, want the compressed size", res.BytesReceived)
 	}
@@ -522,7 +556,7 @@ func readAll(r *http.Request) ([]byte, error) {
 func TestScheduleLag(t *testing.T) {
 	srv, _ := serve(t, script{steps: now("data: x\n\n")})
 	res := do(t, srv.URL, Request{ScheduledAt: time.Now().Add(-120 * time.Millisecond)})
-	near(t, "schedule_lag", res.Timings.ScheduleLag, 120, 20)
+	late(t, "schedule_lag", res.Timings.ScheduleLag, 120)
 	res = do(t, srv.URL, Request{})
 	null(t, "schedule_lag", res.Timings.ScheduleLag)
 }
@@ -530,13 +564,14 @@ func TestScheduleLag(t *testing.T) {
 // TestSlowCallbackKeepsStamps checks that a slow OnEvent callback does not
 // delay the stamps of events that arrive while it runs.
 func TestSlowCallbackKeepsStamps(t *testing.T) {
+	const slow = 400 * time.Millisecond
 	srv, _ := serve(t, script{steps: []step{
 		{0, textChunk("a")}, {50 * time.Millisecond, textChunk("b")}, {50 * time.Millisecond, ": ping\n\n"}, {0, doneChunk},
 	}})
 	var at []time.Duration
 	res := do(t, srv.URL, Request{OnEvent: func(ev *Event) error {
 		if ev.Seq == 1 {
-			time.Sleep(250 * time.Millisecond)
+			time.Sleep(slow) // the slow callback under test
 		}
 		at = append(at, ev.At)
 		return nil
@@ -544,16 +579,22 @@ func TestSlowCallbackKeepsStamps(t *testing.T) {
 	if res.Failed() || len(at) != 4 {
 		t.Fatalf("%s %s, %d events", res.ErrorCode, res.Error, len(at))
 	}
-	near(t, "event 2", new(ms(at[1])), 50, tolerance)
-	near(t, "heartbeat", new(ms(at[2])), 100, tolerance)
-	near(t, "complete", res.Timings.Complete, 100, tolerance)
-	near(t, "max_gap", res.Timings.MaxGap, 50, tolerance)
+	late(t, "event 2", new(ms(at[1])), 50)
+	late(t, "heartbeat", new(ms(at[2])), 100)
+	late(t, "complete", res.Timings.Complete, 100)
+	same(t, "complete", res.Timings.Complete, at[3])
+	same(t, "max_gap", res.Timings.MaxGap, max(at[1]-at[0], at[3]-at[1]))
+	// Stamps taken after the callback would be at least slow after the first.
+	for i, a := range at[1:] {
+		if a-at[0] >= slow {
+			t.Errorf("event %d stamped %v after the first: stamps wait for the callback", i+2, a-at[0])
+		}
+	}
 }
 
 // TestStopAndOpen checks OnOpen and ending a stream cleanly with ErrStop,
 // from an event, from a comment, and from OnOpen.
 func TestStopAndOpen(t *testing.T) {
-	srv, _ := serve(t, script{steps: []step{{0, roleChunk + ": c\n\n" + textChunk("a")}, {100 * time.Millisecond, textChunk("b")}, {0, doneChunk}}})
 	cases := []struct {
 		name     string
 		open     func(int, http.Header) error
@@ -572,6 +613,18 @@ func TestStopAndOpen(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// A stream stopped early must not wait for its rest: the server
+			// holds "b" back until Do has returned (or for 10 s).
+			held := make(chan struct{})
+			var release sync.Once
+			letGo := func() { release.Do(func() { close(held) }) }
+			defer letGo()
+			sc := script{steps: []step{{0, roleChunk + ": c\n\n" + textChunk("a")}, {0, textChunk("b")}, {0, doneChunk}}}
+			if !tc.complete {
+				sc.gates = map[int]<-chan struct{}{1: held}
+				time.AfterFunc(10*time.Second, letGo)
+			}
+			srv, rec := serve(t, sc)
 			opened := 0
 			open := tc.open
 			if open == nil {
@@ -591,16 +644,17 @@ func TestStopAndOpen(t *testing.T) {
 					return nil
 				}
 			}
-			start := time.Now()
 			res := do(t, srv.URL, req)
+			written := len(rec.times())
+			letGo()
 			if res.ErrorCode != tc.code || res.Events != tc.events || res.Text != tc.text || (res.Timings.Complete != nil) != tc.complete {
 				t.Errorf("code %q (%s) events %d text %q complete %v", res.ErrorCode, res.Error, res.Events, res.Text, res.Timings.Complete)
 			}
 			if tc.open == nil && opened != 1 {
 				t.Errorf("OnOpen called %d times", opened)
 			}
-			if !tc.complete && time.Since(start) > 90*time.Millisecond {
-				t.Errorf("stopping took %v", time.Since(start))
+			if !tc.complete && written > 1 {
+				t.Errorf("stopping waited for the rest of the stream: %d writes", written)
 			}
 			if strings.Contains(tc.name, "error") && !strings.Contains(res.Error, "onOpen callback failed: nope") {
 				t.Errorf("error %q", res.Error)

@@ -186,7 +186,7 @@ func (r *pacedReader) Read(p []byte) (int, error) {
 	if len(r.pieces) == 0 {
 		return 0, io.EOF
 	}
-	time.Sleep(r.pause)
+	time.Sleep(r.pause) // the pause between pieces is part of the stream under test
 	n := copy(p, r.pieces[0])
 	if r.pieces[0] = r.pieces[0][n:]; r.pieces[0] == "" {
 		r.pieces = r.pieces[1:]

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -28,10 +29,14 @@ type script struct {
 	reset  bool // hijack and close the connection after the steps
 	onConn func(http.ConnState)
 	delay  time.Duration // wait before the headers
+	// gates holds steps back, after their pause, until a channel closes.
+	gates map[int]<-chan struct{}
 }
 
-// sent records when a scripted server wrote each step, since the request
-// arrived: the ground truth client timings are checked against.
+// sent records when a scripted server began to write each step, since the
+// request arrived: the ground truth client timings are checked against. A
+// client, whose clock starts before the request arrives, cannot see a step
+// earlier than recorded.
 type sent struct {
 	mu  sync.Mutex
 	at  []time.Duration
@@ -95,10 +100,18 @@ func play(w http.ResponseWriter, r *http.Request, sc script, rec *sent) {
 		zw = gzip.NewWriter(w)
 		defer zw.Close()
 	}
-	for _, s := range sc.steps {
+	for i, s := range sc.steps {
 		if !sleepCtx(r, s.wait) {
 			return
 		}
+		if g := sc.gates[i]; g != nil {
+			select {
+			case <-g:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		rec.add(time.Since(start))
 		if zw != nil {
 			_, _ = zw.Write([]byte(s.data))
 			_ = zw.Flush()
@@ -106,7 +119,6 @@ func play(w http.ResponseWriter, r *http.Request, sc script, rec *sent) {
 			_, _ = w.Write([]byte(s.data))
 		}
 		w.(http.Flusher).Flush()
-		rec.add(time.Since(start))
 	}
 }
 
@@ -148,10 +160,10 @@ func playHijacked(t testing.TB, w http.ResponseWriter, sc script, rec *sent) {
 	fmt.Fprint(buf, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
 	_ = buf.Flush()
 	for _, s := range sc.steps {
-		time.Sleep(s.wait)
+		time.Sleep(s.wait) // the script's pause: part of the stream under test
+		rec.add(time.Since(start))
 		fmt.Fprintf(buf, "%x\r\n%s\r\n", len(s.data), s.data)
 		_ = buf.Flush()
-		rec.add(time.Since(start))
 	}
 	if tc, ok := conn.(*net.TCPConn); ok {
 		_ = tc.SetLinger(0) // RST instead of FIN
@@ -208,6 +220,59 @@ func near(t testing.TB, name string, got *float64, want, tol float64) {
 	}
 	if *got < want-tol || *got > want+tol {
 		t.Errorf("%s = %.1f ms, want %.0f±%.0f ms", name, *got, want, tol)
+	}
+}
+
+// loadSlack is how much later than scripted, in milliseconds, a timing may
+// be: on a loaded 2-core machine a test server's goroutine can be kept off
+// the CPU for a good part of this. No timing can be early — a scripted pause
+// is never shorter than scripted, and the client's clock starts before the
+// request reaches the server — so lower bounds stay exact.
+const loadSlack = 250
+
+// late fails unless a timing is want ms or at most loadSlack ms more: an
+// event the server wrote want ms after the request arrived (or later).
+func late(t testing.TB, name string, got *float64, want float64) {
+	t.Helper()
+	if got == nil {
+		t.Errorf("%s is null, want %.1f ms (+%d)", name, want, loadSlack)
+		return
+	}
+	if *got < want || *got > want+loadSlack {
+		t.Errorf("%s = %.1f ms, want %.1f ms (+%d)", name, *got, want, loadSlack)
+	}
+}
+
+// same fails unless a timing is the stamp of the event it must come from.
+func same(t testing.TB, name string, got *float64, at time.Duration) {
+	t.Helper()
+	if got == nil || math.Abs(*got-ms(at)) > 1e-6 {
+		t.Errorf("%s = %v, want the stamp %.3f ms of its event", name, fmtMS(got), ms(at))
+	}
+}
+
+// fmtMS formats a timing, "null" for nil.
+func fmtMS(v *float64) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%.3f ms", *v)
+}
+
+// eventually polls cond until it holds and fails the test if it does not
+// within 10 s: a loaded machine only slows the test down, while a condition
+// that never holds still fails it.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("timed out waiting until %s", what)
+		}
 	}
 }
 

@@ -233,28 +233,63 @@ func TestReactorConcurrentStreams(t *testing.T) {
 
 // TestReactorStampsArrival checks that bytes are stamped when they reached
 // the socket, not when the reactor got to read them: the reactor is held
-// up while the first text arrives.
+// up while the first text arrives, and for hold after.
 func TestReactorStampsArrival(t *testing.T) {
-	srv, _ := serve(t, script{steps: []step{{0, roleChunk}, {100 * time.Millisecond, textChunk("late read")}, {0, doneChunk}}})
+	const hold = 200 * time.Millisecond
 	r := theReactor()
 	if r == nil {
 		t.Skip("no reactor on this platform")
 	}
+	ready, held, written := make(chan struct{}, 1), make(chan struct{}, 1), make(chan struct{}, 1)
+	var arrived, writeStart, writeEnd time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte(roleChunk))
+		w.(http.Flusher).Flush()
+		if req.Header.Get("X-Hold") == "" {
+			return
+		}
+		arrived = time.Now()
+		ready <- struct{}{}
+		<-held
+		writeStart = time.Now()
+		_, _ = w.Write([]byte(textChunk("late read") + doneChunk))
+		w.(http.Flusher).Flush()
+		writeEnd = time.Now()
+		written <- struct{}{}
+	}))
+	defer srv.Close()
 	c := NewClient(ClientOptions{})
 	if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() { // connect first
 		t.Fatal(res.Error)
 	}
-	time.AfterFunc(50*time.Millisecond, func() {
+	go func() {
+		<-ready
 		r.mu.Lock() // the reactor looks connections up under r.mu
-		time.Sleep(200 * time.Millisecond)
+		held <- struct{}{}
+		<-written
+		time.Sleep(hold) // the reactor held up past the arrival: the delay under test
 		r.mu.Unlock()
-	})
-	res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI})
+	}()
+	sent := time.Now()
+	res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI, Header: http.Header{"X-Hold": {"1"}}})
 	if res.Failed() {
 		t.Fatal(res.Error)
 	}
-	near(t, "first_text", res.Timings.FirstText, 100, 20)
-	near(t, "complete", res.Timings.Complete, 100, 20)
+	// The client's clock started after sent and before the request
+	// arrived; the bytes reached the socket between writeStart and
+	// writeEnd. A stamp taken when the reactor read them would come at
+	// least hold after writeEnd. The kernel stamps on the wall clock, which
+	// the client carries over to the monotonic one: 1 ms for the difference.
+	lo, hi := ms(writeStart.Sub(arrived))-1, ms(writeEnd.Sub(sent))+1
+	for _, c := range []struct {
+		name string
+		got  *float64
+	}{{"first_text", res.Timings.FirstText}, {"complete", res.Timings.Complete}} {
+		if c.got == nil || *c.got < lo || *c.got > hi {
+			t.Errorf("%s = %s, want within %.3f … %.3f ms (the write)", c.name, fmtMS(c.got), lo, hi)
+		}
+	}
 }
 
 // TestReactorReleasesEverything runs streams of every outcome on one client
@@ -311,13 +346,8 @@ func TestReactorReleasesEverything(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d connections of the client still in the reactor", left)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before+len(kinds)*2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // servers wind down their handlers
-	}
-	if n := runtime.NumGoroutine(); n > before+len(kinds)*2 {
-		t.Errorf("%d goroutines after, %d before: coroutines leaked?", n, before)
-	}
+	// Servers wind down their handlers.
+	eventually(t, "no coroutine is left", func() bool { return runtime.NumGoroutine() <= before+len(kinds)*2 })
 }
 
 // TestReactorResponseShapes reads responses net/http's parser must take
@@ -386,15 +416,18 @@ func TestHandoffSlowReader(t *testing.T) {
 	}
 	srv, _ := serve(t, script{steps: now(body.String())})
 	next, disorder := 0, 0
-	var last, slowLast time.Duration
+	var first, last, slowLast time.Duration
 	res := NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectRaw, OnEvent: func(ev *Event) error {
 		if !strings.HasPrefix(ev.Data, fmt.Sprintf("%d ", next)) || ev.At < last {
 			disorder++
 		}
+		if next == 0 {
+			first = ev.At
+		}
 		next, last = next+1, ev.At
 		if next <= slow {
 			slowLast = ev.At
-			time.Sleep(5 * time.Millisecond) // the reactor runs ahead meanwhile
+			time.Sleep(5 * time.Millisecond) // the slow callback under test: the reactor runs ahead meanwhile
 		}
 		return nil
 	}})
@@ -402,9 +435,10 @@ func TestHandoffSlowReader(t *testing.T) {
 		t.Errorf("%s %s: %d events, %d seen, %d out of order", res.ErrorCode, res.Error, res.Events, next, disorder)
 	}
 	// The first events came in the first reads, long before the slow
-	// callbacks (20 × 5 ms) were done with them.
-	if slowLast > 50*time.Millisecond {
-		t.Errorf("event %d stamped at %v: stamps follow the callbacks", slow, slowLast)
+	// callbacks were done with them: stamps that followed the callbacks
+	// would put event slow at least (slow−1) × 5 ms after the first.
+	if d := slowLast - first; d >= (slow-1)*5*time.Millisecond {
+		t.Errorf("event %d stamped %v after the first: stamps follow the callbacks", slow, d)
 	}
 }
 
