@@ -234,20 +234,3 @@ func mustJSON(v any) string {
 	json.NewEncoder(&b).Encode(v)
 	return strings.TrimSpace(b.String())
 }
-
-// eventually polls cond until it holds and fails the test if it does not
-// within 10 s: generous, so that a loaded machine only slows the test, while
-// a condition that never holds still fails it.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("timed out waiting until %s", what)
-		}
-	}
-}

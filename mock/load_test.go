@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/eventually"
 )
 
 // load is a closed-loop client holding a fixed number of concurrent streams
@@ -166,7 +168,7 @@ func TestConcurrentStreams(t *testing.T) {
 	lo, hi := activeRange(srv, began.Add(time.Second), began.Add(3400*time.Millisecond))
 	res := <-done
 	// Stream statistics merge into the server's when streams end.
-	eventually(t, "every stream has ended", func() bool { return srv.Stats().Active == 0 })
+	eventually.True(t, "every stream has ended", func() bool { return srv.Stats().Active == 0 })
 	st := srv.Stats()
 	t.Logf("%d streams completed, %d failed, %.0f events/s; server lateness p50 %v p99 %v max %v; client lag p50 %.1fms p99 %.1fms; active %d–%d",
 		res.Completed, res.Failed, float64(st.Events)/res.Elapsed.Seconds(), st.LateP50, st.LateP99, st.LateMax,

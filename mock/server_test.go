@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/usefullatency/usefullatency/internal/eventually"
 )
 
 // TestSeedReproducesStream sends the same body with the same seed twice, in
@@ -256,7 +258,7 @@ func TestClientLeaving(t *testing.T) {
 	if x := <-done; x.err == nil {
 		t.Fatal("stream ended without error despite the stall")
 	}
-	eventually(t, "the stream ends after the client left", func() bool { return s.Stats().Active == 0 })
+	eventually.True(t, "the stream ends after the client left", func() bool { return s.Stats().Active == 0 })
 	// A slot still held would make the next request wait for the 30 s stall.
 	y := postT(t, url+"/chat", `{"bucket":"qa","seed":5}`)
 	if q := path(y.dataEvents()[0].obj(), "business_state.queue_ms").(float64); q > 1000 {

@@ -259,23 +259,6 @@ func fmtMS(v *float64) string {
 	return fmt.Sprintf("%.3f ms", *v)
 }
 
-// eventually polls cond until it holds and fails the test if it does not
-// within 10 s: a loaded machine only slows the test down, while a condition
-// that never holds still fails it.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("timed out waiting until %s", what)
-		}
-	}
-}
-
 // null fails unless a timing is null.
 func null(t testing.TB, name string, got *float64) {
 	t.Helper()

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/eventually"
 )
 
 // idleWire returns how many kept-alive reactor connections c holds.
@@ -347,7 +349,7 @@ func TestReactorReleasesEverything(t *testing.T) {
 		t.Errorf("%d connections of the client still in the reactor", left)
 	}
 	// Servers wind down their handlers.
-	eventually(t, "no coroutine is left", func() bool { return runtime.NumGoroutine() <= before+len(kinds)*2 })
+	eventually.True(t, "no coroutine is left", func() bool { return runtime.NumGoroutine() <= before+len(kinds)*2 })
 }
 
 // TestReactorResponseShapes reads responses net/http's parser must take
