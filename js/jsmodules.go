@@ -2,6 +2,7 @@ package js
 
 import (
 	"github.com/usefullatency/usefullatency/js/modules"
+	k6crypto "github.com/usefullatency/usefullatency/js/modules/crypto"
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
 	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
@@ -21,6 +22,7 @@ var builtin = []struct {
 	{k6execution.Name, k6execution.New},
 	{k6data.Name, k6data.New},
 	{k6encoding.Name, k6encoding.New},
+	{k6crypto.Name, k6crypto.New},
 }
 
 func init() {
