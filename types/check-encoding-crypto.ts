@@ -13,3 +13,9 @@ const hasher: Hasher = createHMAC('sha512', 'secret').update('a').update(randomB
 const digest: string = hasher.digest('base64') + crypto.createHash('ripemd160').digest('hex');
 
 export { text, signature, hex, digest };
+
+// The global crypto (Web Crypto), reached through globalThis where the
+// k6/crypto import shadows its name.
+const ids: Uint32Array = globalThis.crypto.getRandomValues(new Uint32Array(4));
+const uuid: string = globalThis.crypto.randomUUID() + ids.length;
+export { uuid };

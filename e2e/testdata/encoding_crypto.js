@@ -1,6 +1,7 @@
 // k6/encoding and k6/crypto as scripts use them: signing a JWS (the HS256
 // example of RFC 7515, appendix A.1), hashing and HMACs in every output
-// encoding, and the errors bad arguments throw. Every check must pass.
+// encoding, the errors bad arguments throw, and the global crypto's
+// randomUUID and getRandomValues. Every check must pass.
 import { check } from 'k6';
 import encoding, { b64decode, b64encode } from 'k6/encoding';
 import crypto, { createHMAC, hmac, randomBytes, sha256 } from 'k6/crypto';
@@ -52,5 +53,8 @@ export default function () {
     'an unknown encoding throws': () => throws(() => b64encode('x', 'base32'), 'unknown encoding "base32"'),
     'bad base64 throws': () => throws(() => b64decode('Zm9v!'), 'not "std" base64'),
     'an unknown algorithm throws': () => throws(() => crypto.createHash('sha3'), 'unknown algorithm "sha3"'),
+    // The global crypto (Web Crypto); the import above shadows its name.
+    'global crypto.randomUUID': () => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(globalThis.crypto.randomUUID()),
+    'global crypto.getRandomValues': () => globalThis.crypto.getRandomValues(new Uint32Array(8)).some((x) => x !== 0),
   });
 }
