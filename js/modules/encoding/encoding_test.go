@@ -17,7 +17,7 @@ import (
 // newVU initialises a real VU on a script that imports k6/encoding as
 // `encoding` (default export) and as `named` (its named exports), and
 // returns the VU's runtime.
-func newVU(t *testing.T) *sobek.Runtime {
+func newVU(t testing.TB) *sobek.Runtime {
 	t.Helper()
 	src := `import encoding from 'k6/encoding';
 import * as named from 'k6/encoding';
@@ -139,4 +139,29 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.expr, err, c.want)
 		}
 	}
+}
+
+// FuzzRoundTrip checks that b64decode inverts b64encode in every encoding
+// for any bytes, given as an ArrayBuffer, and that the raw encodings are the
+// padded ones without their padding.
+func FuzzRoundTrip(f *testing.F) {
+	for _, v := range rfc4648 {
+		f.Add([]byte(v.plain))
+	}
+	f.Add([]byte{0xfb, 0xff, 0x00})
+	rt := newVU(f)
+	check, err := rt.RunString(`(buf) => ['std', 'rawstd', 'url', 'rawurl'].every((e) =>
+		list(encoding.b64decode(encoding.b64encode(buf, e), e)) === list(buf))
+		&& encoding.b64encode(buf, 'rawstd') === encoding.b64encode(buf).replace(/=+$/, '')
+		&& encoding.b64encode(buf, 'rawurl') === encoding.b64encode(buf, 'url').replace(/=+$/, '')`)
+	if err != nil {
+		f.Fatal(err)
+	}
+	fn, _ := sobek.AssertFunction(check)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ok, err := fn(sobek.Undefined(), rt.ToValue(rt.NewArrayBuffer(data)))
+		if err != nil || !ok.ToBoolean() {
+			t.Errorf("round trip of %x: %v %v", data, ok, err)
+		}
+	})
 }
