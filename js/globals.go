@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console and open().
+// __ENV, __VU, __ITER, console, open() and crypto (the Web Crypto API's
+// getRandomValues and randomUUID).
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
 	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
@@ -22,6 +24,7 @@ func (vu *VU) installGlobals() error {
 		"__ITER":  0,
 		"console": vu.console(),
 		"open":    vu.open,
+		"crypto":  webcrypto.Global(rt),
 	} {
 		if err := rt.Set(name, v); err != nil {
 			return err

@@ -2,7 +2,9 @@ package js
 
 import (
 	"github.com/usefullatency/usefullatency/js/modules"
+	k6crypto "github.com/usefullatency/usefullatency/js/modules/crypto"
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
+	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
@@ -19,6 +21,8 @@ var builtin = []struct {
 	{k6metrics.Name, k6metrics.New},
 	{k6execution.Name, k6execution.New},
 	{k6data.Name, k6data.New},
+	{k6encoding.Name, k6encoding.New},
+	{k6crypto.Name, k6crypto.New},
 }
 
 func init() {
