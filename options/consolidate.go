@@ -114,6 +114,7 @@ func (o *Options) apply(h Options) {
 	o.SummaryTrendStats = override(o.SummaryTrendStats, h.SummaryTrendStats, len(h.SummaryTrendStats) > 0)
 	o.Out = override(o.Out, h.Out, len(h.Out) > 0)
 	o.applyScalars(h)
+	o.applyK6Options(h)
 	o.Tags = mergeMaps(o.Tags, h.Tags)
 	o.Env = mergeMaps(o.Env, h.Env)
 	o.Warnings = append(o.Warnings, h.Warnings...)

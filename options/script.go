@@ -37,13 +37,7 @@ var scriptOptions = map[string]scriptOption{
 // unsupportedK6Options are k6 options this runner knows by name but does
 // not implement; they are ignored with a more precise warning.
 var unsupportedK6Options = map[string]bool{
-	"batch": true, "batchPerHost": true, "blacklistIPs": true, "blockHostnames": true,
-	"cloud": true, "discardResponseBodies": true, "dns": true, "ext": true, "hosts": true,
-	"httpDebug": true, "linger": true, "localIPs": true, "maxRedirects": true,
-	"minIterationDuration": true, "noConnectionReuse": true, "noCookiesReset": true,
-	"noUsageReport": true, "noVUConnectionReuse": true, "paused": true, "rps": true,
-	"systemTags": true, "throw": true, "tlsAuth": true, "tlsCipherSuites": true,
-	"tlsVersion": true, "userAgent": true,
+	"cloud": true, "ext": true, "tlsAuth": true, "tlsCipherSuites": true, "tlsVersion": true,
 }
 
 // FromScript reads the options a script exports (export const options =
