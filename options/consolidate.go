@@ -167,4 +167,7 @@ func (o *Options) applyDefaults() {
 	if o.TeardownTimeout == 0 {
 		o.TeardownTimeout = DefaultSetupTimeout
 	}
+	if o.SummaryMode == "disabled" {
+		o.NoSummary = true // k6 v1's replacement for --no-summary
+	}
 }
