@@ -60,7 +60,7 @@ var optionFlags = []optionFlag{
 type ignoredFlag struct {
 	name, short, why string
 	// quiet lists values that need no warning (the flag's default).
-	quiet []string
+	quiet  []string
 	isBool bool
 }
 
