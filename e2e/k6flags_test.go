@@ -122,3 +122,41 @@ func TestConsoleOutputFile(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSetupNoTeardown skips setup() and teardown() with the flags and
+// with the script options, and runs both without them.
+func TestNoSetupNoTeardown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		env   []string
+		ran   []string
+		not   []string
+	}{
+		{name: "default", ran: []string{"setup ran", "teardown ran", `iteration data: {"from":"setup"}`}},
+		{name: "flags", flags: []string{"--no-setup", "--no-teardown"},
+			ran: []string{"iteration data: undefined"}, not: []string{"setup ran", "teardown ran"}},
+		{name: "script options", env: []string{`OPTIONS={"noSetup":true}`},
+			ran: []string{"teardown ran", "iteration data: undefined"}, not: []string{"setup ran"}},
+		{name: "env", env: []string{"K6_NO_TEARDOWN=true"},
+			ran: []string{"setup ran"}, not: []string{"teardown ran"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"run", "-q", "--no-summary", script("setup_teardown.js")}, tc.flags...)
+			r := invocation{args: args, env: tc.env}.run(t)
+			r.wantCode(t, 0)
+			for _, want := range tc.ran {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			for _, bad := range tc.not {
+				if strings.Contains(r.stderr, bad) {
+					t.Errorf("stderr has %q:\n%s", bad, r.stderr)
+				}
+			}
+		})
+	}
+}

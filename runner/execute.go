@@ -159,9 +159,10 @@ func (e *execution) newVU(ctx context.Context) (*js.VU, error) {
 	return vu, nil
 }
 
-// setup runs the script's setup() on VU 0 and keeps its result as JSON.
+// setup runs the script's setup() on VU 0 and keeps its result as JSON;
+// noSetup skips it, so the VUs' data is undefined.
 func (e *execution) setup(ctx context.Context) (int, error) {
-	if !e.t.Main.HasFunction("setup") {
+	if e.cfg.Options.NoSetup || !e.t.Main.HasFunction("setup") {
 		return 0, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Duration(e.cfg.Options.SetupTimeout))
@@ -190,9 +191,9 @@ func (e *execution) setup(ctx context.Context) (int, error) {
 	return 0, e.t.Main.SetSetupData(e.setupJSON)
 }
 
-// teardown runs the script's teardown(data) on VU 0.
+// teardown runs the script's teardown(data) on VU 0, unless noTeardown.
 func (e *execution) teardown(ctx context.Context) (int, error) {
-	if !e.t.Main.HasFunction("teardown") {
+	if e.cfg.Options.NoTeardown || !e.t.Main.HasFunction("teardown") {
 		return 0, nil
 	}
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(e.cfg.Options.TeardownTimeout))
