@@ -160,3 +160,19 @@ func TestNoSetupNoTeardown(t *testing.T) {
 		})
 	}
 }
+
+// TestMinIterationDuration runs empty iterations for one second with a
+// 250 ms minimum: four start (at 0, 250, 500 and 750 ms; a loaded machine
+// may push the fourth past the end), not millions.
+func TestMinIterationDuration(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "summary.json")
+	r := run(t, "run", "-q", "--summary-export", out, script("min_iteration.js"))
+	r.wantCode(t, 0)
+	if n := number(t, export(t, out), "metrics", "iterations", "count"); n < 3 || n > 4 {
+		t.Errorf("iterations = %v, want 3 or 4", n)
+	}
+	if strings.Contains(r.stderr, "minIterationDuration") {
+		t.Errorf("minIterationDuration warned:\n%s", r.stderr)
+	}
+}
