@@ -38,3 +38,16 @@ func TestInvalidSampleThrows(t *testing.T) {
 		t.Errorf("no exception for the invalid value:\n%s", r.stderr)
 	}
 }
+
+// TestEmptyGroupAndTagValues runs group('') and a metric tagged with an
+// object, which throws; every check passes and the threshold on the
+// number tag holds.
+func TestEmptyGroupAndTagValues(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "summary.json")
+	r := run(t, "run", "-q", "--summary-export", out, script("group_tags.js"))
+	r.wantCode(t, 0)
+	if n := number(t, export(t, out), "metrics", "checks", "passes"); n != 2 {
+		t.Errorf("checks passed = %v, want 2\n%s", n, r.stderr)
+	}
+}
