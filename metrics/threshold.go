@@ -270,3 +270,26 @@ func EvalThresholds(reg *Registry, elapsed time.Duration, final bool) (failed, a
 	}
 	return failed, abort
 }
+
+// CrossedMetrics returns the names of the metrics and submetrics ("parent{k:v}")
+// with a threshold that failed its last evaluation, sorted, as k6 names
+// them in "thresholds on metrics '...' have been crossed".
+func CrossedMetrics(reg *Registry) []string {
+	var names []string
+	add := func(m *Metric) {
+		for _, t := range m.Thresholds {
+			if t.Failed {
+				names = append(names, m.Name)
+				return
+			}
+		}
+	}
+	for _, m := range reg.All() {
+		add(m)
+		for _, sub := range m.Submetrics {
+			add(sub.Metric)
+		}
+	}
+	sort.Strings(names)
+	return names
+}

@@ -62,3 +62,11 @@ func initExit(err error) int {
 	}
 	return ExitScriptException
 }
+
+// CrossedThresholds names the metrics whose thresholds failed at the end of
+// the run, sorted; see metrics.CrossedMetrics.
+func (t *Test) CrossedThresholds() []string {
+	var names []string
+	t.Run.Engine.Read(func() { names = metrics.CrossedMetrics(t.Run.Registry) })
+	return names
+}

@@ -57,7 +57,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if code == runner.ExitThresholdsFailed {
-		fmt.Fprintln(stderr, "ERRO thresholds on metrics have been crossed")
+		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(test.CrossedThresholds(), ", "))
 	}
 	return code
 }
