@@ -227,7 +227,7 @@ func resolveThresholds(reg *Registry, key string, cfgs []ThresholdConfig) (pendi
 		}
 		p.selector = inner
 	}
-	p.parent = reg.Get(name)
+	p.parent = knownMetric(reg, name)
 	if p.parent == nil {
 		errs = append(errs, fmt.Errorf("threshold on unknown metric %q", name))
 	}
