@@ -44,8 +44,9 @@ var unsupportedK6Options = map[string]bool{
 // {...}), as sobek's Export() gives them: map[string]any, []any, int64,
 // float64, string and bool. It understands vus, duration, iterations,
 // stages, scenarios, thresholds, summaryTrendStats, summaryTimeUnit, tags,
-// setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment
-// and executionSegmentSequence. Other keys are ignored and reported in
+// setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment,
+// executionSegmentSequence and the options of the k6Options table (noSetup,
+// maxRedirects, dns, ...). Other keys are ignored and reported in
 // Options.Warnings; null values count as unset. Type errors, unknown
 // scenario fields and missing required scenario fields are returned
 // together as FieldErrors; value ranges are checked later by Consolidate.
