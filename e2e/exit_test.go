@@ -10,7 +10,8 @@ import (
 )
 
 // TestScriptExitCodes covers failures of the script itself: 107 for an
-// exception outside iterations, 108 for exec.test.abort(), 100 for a
+// exception outside iterations, 108 for exec.test.abort() (also in init
+// code), 110 for exec.test.fail() after the run went on, 100 for a
 // setup() past setupTimeout.
 func TestScriptExitCodes(t *testing.T) {
 	t.Parallel()
@@ -35,6 +36,10 @@ func TestScriptExitCodes(t *testing.T) {
 		{name: "abort in an iteration", script: "exit/abort_iteration.js", wantCode: 108,
 			wantErr: []string{"stop now"}, wantStderr: []string{"teardown ran"}, maxTime: 8 * time.Second},
 		{name: "abort in setup", script: "exit/abort_setup.js", wantCode: 108, wantErr: []string{"no data"}},
+		{name: "abort in init", script: "exit/abort_init.js", wantCode: 108, wantErr: []string{"no config"}},
+		{name: "test.fail", script: "exit/fail.js", wantCode: 110,
+			wantErr:    []string{"test marked as failed", "bad answer"},
+			wantStderr: []string{"iteration 2 done", "teardown ran"}},
 		{name: "setup timeout", script: "exit/setup_timeout.js", wantCode: 100,
 			wantErr: []string{"setup()", "300ms"}, maxTime: 8 * time.Second},
 	}

@@ -21,13 +21,23 @@ func TestThresholds(t *testing.T) {
 	}{
 		{name: "passing", wantCode: 0,
 			thresholds: `{"hits":["count==5","rate>0"],"level":["value==7"],"ok":["rate==0.8"],"wait":["avg==30","med==30","p(100)==50","min>=10","max<=50"]}`},
-		{name: "failing", wantCode: 99, thresholds: `{"wait":["p(95)<20"],"hits":["count==5"]}`},
+		{name: "failing", wantCode: 99, thresholds: `{"wait":["p(95)<20"],"hits":["count==5"]}`,
+			wantErr: []string{"thresholds on metrics 'wait' have been crossed"}},
 		{name: "failing rate", wantCode: 99, thresholds: `{"ok":["rate>0.9"]}`},
-		{name: "failing submetric", wantCode: 99, thresholds: `{"hits{scenario:nope}":["count>0"]}`},
+		{name: "failing submetric", wantCode: 99, thresholds: `{"hits{scenario:nope}":["count>0"]}`,
+			wantErr: []string{"thresholds on metrics 'hits{scenario:nope}' have been crossed"}},
+		{name: "two failing", wantCode: 99, thresholds: `{"wait":["p(95)<20"],"ok":["rate>0.9"],"hits":["count==5"]}`,
+			wantErr: []string{"thresholds on metrics 'ok, wait' have been crossed"}},
 		{name: "--no-thresholds", wantCode: 0, thresholds: `{"wait":["p(95)<20"]}`, flags: []string{"--no-thresholds"}},
 		{name: "invalid expression", wantCode: 104, thresholds: `{"hits":["count=>5"]}`,
 			wantErr: []string{"hits", "count=>5"}},
 		{name: "no operator", wantCode: 104, thresholds: `{"hits":["count"]}`, wantErr: []string{"hits", `"count"`}},
+		{name: "k6 built-ins nobody emits", wantCode: 0,
+			thresholds: `{"http_req_duration":["p(95)<500"],"http_req_failed":["rate<0.01"],"ws_connecting":["avg<1000"],"grpc_req_duration":["p(99)<100"],"sse_event":["count>=0"],"data_sent":["count>=0"]}`},
+		{name: "k6 built-in counter stays empty", wantCode: 99, thresholds: `{"http_reqs":["count>0"]}`,
+			wantErr: []string{"thresholds on metrics 'http_reqs' have been crossed"}},
+		{name: "aggregation checked on a k6 built-in", wantCode: 104, thresholds: `{"http_req_failed":["avg<1"]}`,
+			wantErr: []string{"http_req_failed", "avg<1"}},
 		{name: "unknown metric", wantCode: 104, thresholds: `{"nope":["count>0"]}`, wantErr: []string{"nope"}},
 		{name: "avg on a counter", wantCode: 104, thresholds: `{"hits":["avg<5"]}`, wantErr: []string{"hits", "avg<5"}},
 		{name: "count on a trend", wantCode: 104, thresholds: `{"wait":["count<5"]}`, wantErr: []string{"wait", "count<5"}},
@@ -48,6 +58,11 @@ func TestThresholds(t *testing.T) {
 				for _, s := range []string{"THRESHOLDS", "✗", "TOTAL RESULTS"} {
 					if !strings.Contains(r.stdout, s) {
 						t.Errorf("stdout lacks %q; the summary must be printed when thresholds fail:\n%s", s, r.stdout)
+					}
+				}
+				for _, s := range tt.wantErr {
+					if line := r.errorLine(t); !strings.Contains(line, s) {
+						t.Errorf("error line %q lacks %q", line, s)
 					}
 				}
 			case 104:

@@ -227,7 +227,7 @@ func resolveThresholds(reg *Registry, key string, cfgs []ThresholdConfig) (pendi
 		}
 		p.selector = inner
 	}
-	p.parent = reg.Get(name)
+	p.parent = knownMetric(reg, name)
 	if p.parent == nil {
 		errs = append(errs, fmt.Errorf("threshold on unknown metric %q", name))
 	}
@@ -269,4 +269,27 @@ func EvalThresholds(reg *Registry, elapsed time.Duration, final bool) (failed, a
 		}
 	}
 	return failed, abort
+}
+
+// CrossedMetrics returns the names of the metrics and submetrics ("parent{k:v}")
+// with a threshold that failed its last evaluation, sorted, as k6 names
+// them in "thresholds on metrics '...' have been crossed".
+func CrossedMetrics(reg *Registry) []string {
+	var names []string
+	add := func(m *Metric) {
+		for _, t := range m.Thresholds {
+			if t.Failed {
+				names = append(names, m.Name)
+				return
+			}
+		}
+	}
+	for _, m := range reg.All() {
+		add(m)
+		for _, sub := range m.Submetrics {
+			add(sub.Metric)
+		}
+	}
+	sort.Strings(names)
+	return names
 }

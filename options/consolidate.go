@@ -114,6 +114,7 @@ func (o *Options) apply(h Options) {
 	o.SummaryTrendStats = override(o.SummaryTrendStats, h.SummaryTrendStats, len(h.SummaryTrendStats) > 0)
 	o.Out = override(o.Out, h.Out, len(h.Out) > 0)
 	o.applyScalars(h)
+	o.applyK6Options(h)
 	o.Tags = mergeMaps(o.Tags, h.Tags)
 	o.Env = mergeMaps(o.Env, h.Env)
 	o.Warnings = append(o.Warnings, h.Warnings...)
@@ -165,5 +166,8 @@ func (o *Options) applyDefaults() {
 	}
 	if o.TeardownTimeout == 0 {
 		o.TeardownTimeout = DefaultSetupTimeout
+	}
+	if o.SummaryMode == "disabled" {
+		o.NoSummary = true // k6 v1's replacement for --no-summary
 	}
 }

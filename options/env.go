@@ -47,7 +47,9 @@ var envVars = []envVar{
 // separated), K6_SUMMARY_TIME_UNIT (s, ms or us), K6_SUMMARY_EXPORT,
 // K6_NO_SUMMARY, K6_NO_THRESHOLDS, K6_EXECUTION_SEGMENT,
 // K6_EXECUTION_SEGMENT_SEQUENCE, K6_INSECURE_SKIP_TLS_VERIFY, K6_OUT
-// (comma separated), K6_SETUP_TIMEOUT and K6_TEARDOWN_TIMEOUT. Empty
+// (comma separated), K6_SETUP_TIMEOUT, K6_TEARDOWN_TIMEOUT and the
+// variable of each option of the k6Options table (K6_NO_SETUP,
+// K6_MAX_REDIRECTS, K6_DNS, ...; see Options.SetText for their forms). Empty
 // values count as unset. Booleans take strconv.ParseBool's forms. Every
 // invalid value is reported, as a FieldError named after its variable.
 // The result has Source "environment".

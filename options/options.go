@@ -81,6 +81,47 @@ type Options struct {
 	Quiet             bool              `json:"-"`
 	Out               []string          `json:"-"`
 
+	// The k6 options below are read through the k6Options table. Their
+	// zero value is unset; pointers are nil when unset.
+
+	// NoSetup and NoTeardown skip setup() and teardown().
+	NoSetup    bool `json:"noSetup,omitempty"`
+	NoTeardown bool `json:"noTeardown,omitempty"`
+	// MinIterationDuration is the least time an iteration takes: a VU that
+	// finished earlier waits until it has passed.
+	MinIterationDuration Duration `json:"minIterationDuration,omitempty"`
+	// ConsoleOutput is a file console methods write to instead of the log.
+	ConsoleOutput string `json:"consoleOutput,omitempty"`
+	// SummaryMode is compact, full, legacy or disabled; empty is full.
+	SummaryMode string `json:"summaryMode,omitempty"`
+
+	// The options below are kept for the HTTP client (k6/http) and are not
+	// used by the runner itself.
+	Throw                 bool              `json:"throw,omitempty"`
+	MaxRedirects          *int64            `json:"maxRedirects,omitempty"`
+	Batch                 *int64            `json:"batch,omitempty"`
+	BatchPerHost          *int64            `json:"batchPerHost,omitempty"`
+	RPS                   *int64            `json:"rps,omitempty"`
+	UserAgent             *string           `json:"userAgent,omitempty"`
+	HTTPDebug             string            `json:"httpDebug,omitempty"`
+	DiscardResponseBodies bool              `json:"discardResponseBodies,omitempty"`
+	NoConnectionReuse     bool              `json:"noConnectionReuse,omitempty"`
+	NoVUConnectionReuse   bool              `json:"noVUConnectionReuse,omitempty"`
+	NoCookiesReset        bool              `json:"noCookiesReset,omitempty"`
+	SystemTags            []string          `json:"systemTags,omitempty"`
+	BlacklistIPs          []string          `json:"blacklistIPs,omitempty"`
+	BlockHostnames        []string          `json:"blockHostnames,omitempty"`
+	LocalIPs              string            `json:"localIPs,omitempty"`
+	DNS                   *DNS              `json:"dns,omitempty"`
+	Hosts                 map[string]string `json:"hosts,omitempty"`
+
+	// The options below are accepted for compatibility and have no effect
+	// (see the README's command line table).
+	CompatibilityMode string `json:"compatibilityMode,omitempty"`
+	Linger            bool   `json:"linger,omitempty"`
+	NoUsageReport     bool   `json:"noUsageReport,omitempty"`
+	Paused            bool   `json:"paused,omitempty"`
+
 	ExecutionSegment         string `json:"executionSegment,omitempty"`
 	ExecutionSegmentSequence string `json:"executionSegmentSequence,omitempty"`
 

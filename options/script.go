@@ -37,21 +37,16 @@ var scriptOptions = map[string]scriptOption{
 // unsupportedK6Options are k6 options this runner knows by name but does
 // not implement; they are ignored with a more precise warning.
 var unsupportedK6Options = map[string]bool{
-	"batch": true, "batchPerHost": true, "blacklistIPs": true, "blockHostnames": true,
-	"cloud": true, "discardResponseBodies": true, "dns": true, "ext": true, "hosts": true,
-	"httpDebug": true, "linger": true, "localIPs": true, "maxRedirects": true,
-	"minIterationDuration": true, "noConnectionReuse": true, "noCookiesReset": true,
-	"noUsageReport": true, "noVUConnectionReuse": true, "paused": true, "rps": true,
-	"systemTags": true, "throw": true, "tlsAuth": true, "tlsCipherSuites": true,
-	"tlsVersion": true, "userAgent": true,
+	"cloud": true, "ext": true, "tlsAuth": true, "tlsCipherSuites": true, "tlsVersion": true,
 }
 
 // FromScript reads the options a script exports (export const options =
 // {...}), as sobek's Export() gives them: map[string]any, []any, int64,
 // float64, string and bool. It understands vus, duration, iterations,
 // stages, scenarios, thresholds, summaryTrendStats, summaryTimeUnit, tags,
-// setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment
-// and executionSegmentSequence. Other keys are ignored and reported in
+// setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment,
+// executionSegmentSequence and the options of the k6Options table (noSetup,
+// maxRedirects, dns, ...). Other keys are ignored and reported in
 // Options.Warnings; null values count as unset. Type errors, unknown
 // scenario fields and missing required scenario fields are returned
 // together as FieldErrors; value ranges are checked later by Consolidate.

@@ -56,6 +56,7 @@ type execution struct {
 	cancel    context.CancelFunc
 
 	aborted       atomic.Bool
+	markedFailed  atomic.Bool
 	abortReason   atomic.Value
 	thresholdStop atomic.Bool
 	errs          *errorLog
@@ -75,7 +76,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	defer e.stopOutputs()
 	initStart := time.Now()
 	if err := e.initVUs(ctx); err != nil {
-		return ExitScriptException, err
+		return initExit(err), err
 	}
 	e.banner(time.Since(initStart))
 	code, err := e.setup(ctx)
@@ -108,6 +109,7 @@ func (e *execution) prepare() error {
 	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
 	run.Info = e
 	run.Abort = e.abort
+	run.Fail = e.fail
 	tuple, err := o.ExecutionTuple()
 	if err != nil {
 		return err
@@ -159,9 +161,10 @@ func (e *execution) newVU(ctx context.Context) (*js.VU, error) {
 	return vu, nil
 }
 
-// setup runs the script's setup() on VU 0 and keeps its result as JSON.
+// setup runs the script's setup() on VU 0 and keeps its result as JSON;
+// noSetup skips it, so the VUs' data is undefined.
 func (e *execution) setup(ctx context.Context) (int, error) {
-	if !e.t.Main.HasFunction("setup") {
+	if e.cfg.Options.NoSetup || !e.t.Main.HasFunction("setup") {
 		return 0, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Duration(e.cfg.Options.SetupTimeout))
@@ -190,9 +193,9 @@ func (e *execution) setup(ctx context.Context) (int, error) {
 	return 0, e.t.Main.SetSetupData(e.setupJSON)
 }
 
-// teardown runs the script's teardown(data) on VU 0.
+// teardown runs the script's teardown(data) on VU 0, unless noTeardown.
 func (e *execution) teardown(ctx context.Context) (int, error) {
-	if !e.t.Main.HasFunction("teardown") {
+	if e.cfg.Options.NoTeardown || !e.t.Main.HasFunction("teardown") {
 		return 0, nil
 	}
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(e.cfg.Options.TeardownTimeout))
@@ -250,6 +253,17 @@ func (e *execution) abort(reason string) {
 	}
 }
 
+// fail marks the test as failed because the script called
+// exec.test.fail(); the run goes on and exits 110.
+func (e *execution) fail(reason string) {
+	e.markedFailed.Store(true)
+	msg := "test marked as failed"
+	if reason != "" {
+		msg += ": " + reason
+	}
+	fmt.Fprintln(e.cfg.Stderr, "ERRO "+msg)
+}
+
 // finalThresholds evaluates the thresholds once more at the end.
 func (e *execution) finalThresholds() (failed bool) {
 	if e.cfg.Options.NoThresholds {
@@ -262,7 +276,7 @@ func (e *execution) finalThresholds() (failed bool) {
 }
 
 // exitCode picks the run's exit code: a setup or teardown failure first,
-// then test.abort(), a signal, failed thresholds.
+// then test.abort(), a signal, test.fail(), failed thresholds.
 func (e *execution) exitCode(ctx context.Context, code int, failed bool) int {
 	switch {
 	case code != 0:
@@ -271,6 +285,8 @@ func (e *execution) exitCode(ctx context.Context, code int, failed bool) int {
 		return ExitAborted
 	case ctx.Err() != nil:
 		return ExitSignal
+	case e.markedFailed.Load():
+		return ExitMarkedAsFailed
 	case failed || e.thresholdStop.Load():
 		return ExitThresholdsFailed
 	}

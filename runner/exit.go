@@ -13,6 +13,7 @@ const (
 	ExitSignal           = 105
 	ExitScriptException  = 107
 	ExitAborted          = 108
+	ExitMarkedAsFailed   = 110
 )
 
 // ExitError carries the exit code a failure maps to. Its message is one

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -96,7 +98,10 @@ func (e *execution) checkThresholds() {
 		_, abort = metrics.EvalThresholds(e.t.Run.Registry, e.Elapsed(), false)
 	})
 	if abort && e.thresholdStop.CompareAndSwap(false, true) {
-		e.cfg.Stderr.Write([]byte("ERRO thresholds on metrics have been crossed; the test is stopped (abortOnFail)\n"))
+		var names []string
+		e.t.Run.Engine.Read(func() { names = metrics.CrossedMetrics(e.t.Run.Registry) })
+		fmt.Fprintf(e.cfg.Stderr, "ERRO thresholds on metrics '%s' were crossed; at least one has abortOnFail enabled, stopping the test\n",
+			strings.Join(names, ", "))
 		e.cancel()
 	}
 }

@@ -89,15 +89,20 @@ func (sr *scenarioRun) progress() float64 {
 }
 
 // iterate returns the scenario's iteration function: it runs the exec
-// function on a VU and maps the result to an outcome.
+// function on a VU and maps the result to an outcome. A completed
+// iteration shorter than minIterationDuration is followed by a wait for
+// the rest of it (after its metrics, as in k6), which ctx interrupts.
 func (e *execution) iterate(sr *scenarioRun) executor.IterateFunc {
+	minDur := time.Duration(e.cfg.Options.MinIterationDuration)
 	return func(ctx context.Context, v executor.VU, it executor.Iteration) executor.Outcome {
 		vu := v.(*js.VU)
+		start := time.Now()
 		err := vu.RunIteration(ctx, js.Iteration{Exec: sr.sc.Exec, Scenario: sr.info, Tags: sr.tags,
 			Env: sr.sc.Env, InInstance: it.InInstance, InTest: it.InTest, Scheduled: it.Scheduled})
 		var abort *js.AbortError
 		switch {
 		case err == nil:
+			waitUntil(ctx, start.Add(minDur))
 			return executor.Completed
 		case errors.Is(err, js.ErrInterrupted):
 			return executor.Interrupted
@@ -106,5 +111,19 @@ func (e *execution) iterate(sr *scenarioRun) executor.IterateFunc {
 		}
 		e.errs.log(vu.ID(), vu.State().Iteration-1, err)
 		return executor.Failed
+	}
+}
+
+// waitUntil returns at t, or earlier when ctx is done.
+func waitUntil(ctx context.Context, t time.Time) {
+	d := time.Until(t)
+	if d <= 0 {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
 	}
 }

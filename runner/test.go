@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -42,7 +43,7 @@ func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
 	}
 	main, err := b.NewVU(context.Background(), 0, run)
 	if err != nil {
-		return nil, &ExitError{Code: ExitScriptException, Err: err}
+		return nil, &ExitError{Code: initExit(err), Err: err}
 	}
 	raw := main.ExportedOptions()
 	opts, err := options.FromScript(raw)
@@ -50,4 +51,22 @@ func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
 		return nil, &ExitError{Code: ExitInvalidConfig, Err: err}
 	}
 	return &Test{Bundle: b, Run: run, Main: main, ScriptOptions: opts}, nil
+}
+
+// initExit maps an error of init code to its exit code: 108 when the
+// script called exec.test.abort(), else 107.
+func initExit(err error) int {
+	var abort *js.AbortError
+	if errors.As(err, &abort) {
+		return ExitAborted
+	}
+	return ExitScriptException
+}
+
+// CrossedThresholds names the metrics whose thresholds failed at the end of
+// the run, sorted; see metrics.CrossedMetrics.
+func (t *Test) CrossedThresholds() []string {
+	var names []string
+	t.Run.Engine.Read(func() { names = metrics.CrossedMetrics(t.Run.Registry) })
+	return names
 }

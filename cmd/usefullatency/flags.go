@@ -33,6 +33,9 @@ type runFlags struct {
 	mock            bool
 	mockFlags       mockFlags
 	report          string
+	verbose         bool
+	logOutput       string
+	logFormat       string
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -60,6 +63,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
 	f.mockFlags.add(fs, "mock-")
+	f.addK6Flags(fs)
 	return f
 }
 
@@ -71,12 +75,11 @@ func (f *runFlags) layer() (options.Options, error) {
 		o.VUs = &f.vus
 	}
 	if fs.Changed("duration") {
-		d, err := options.ParseDuration(f.duration)
+		d, err := options.ParseFlagDuration(f.duration)
 		if err != nil {
 			return o, fmt.Errorf("--duration: %v", err)
 		}
-		dd := options.Duration(d)
-		o.Duration = &dd
+		o.Duration = &d
 	}
 	if fs.Changed("iterations") {
 		o.Iterations = &f.iterations
@@ -104,7 +107,8 @@ func (f *runFlags) layer() (options.Options, error) {
 	if f.report != "" {
 		o.Out = append(o.Out, "html="+f.report)
 	}
-	return o, nil
+	o.Warnings = f.ignoredWarnings()
+	return o, f.k6Layer(&o)
 }
 
 // keyValues parses repeated NAME=VALUE flags.

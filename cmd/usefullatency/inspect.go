@@ -14,7 +14,7 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	_, opts, code, ok := loadScript(f, script, env, stderr)
+	_, opts, code, ok := loadScript(f, script, env, stderr, stderr)
 	if !ok {
 		return code
 	}

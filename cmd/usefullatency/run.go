@@ -31,16 +31,21 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopMock()
 	}
-	test, opts, code, ok := loadScript(f, script, env, stderr)
+	console, closeConsole, err := consoleWriter(f, stdout, stderr)
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	defer closeConsole()
+	test, opts, code, ok := loadScript(f, script, env, console, stderr)
 	if !ok {
 		return code
 	}
-	for _, w := range opts.Warnings {
+	for _, w := range append(opts.Warnings, optionWarnings(opts)...) {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
-	code, err := test.Execute(ctx, runner.Config{
+	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
 		Env: options.EnvMap(os.Environ()),
@@ -52,15 +57,15 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if code == runner.ExitThresholdsFailed {
-		fmt.Fprintln(stderr, "ERRO thresholds on metrics have been crossed")
+		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(test.CrossedThresholds(), ", "))
 	}
 	return code
 }
 
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
-func loadScript(f *runFlags, script string, env map[string]string, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	test, err := runner.Load(script, env, stderr)
+func loadScript(f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
+	test, err := runner.Load(script, env, console)
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}

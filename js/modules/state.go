@@ -22,6 +22,9 @@ type Run struct {
 	Log io.Writer
 	// Abort stops the whole test, as exec.test.abort() does.
 	Abort func(reason string)
+	// Fail marks the test as failed and lets it go on, as
+	// exec.test.fail() does; nil outside a run (init code of VU 0).
+	Fail func(reason string)
 	// Info reports the progress of the run to k6/execution.
 	Info ExecutionInfo
 	// Options is the consolidated options, as exec.test.options shows them.

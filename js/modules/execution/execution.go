@@ -92,7 +92,20 @@ func (e *execution) test() *sobek.Object {
 		"options": func() any { return e.vu.State().Run.Options },
 	})
 	_ = obj.Set("abort", e.abort)
+	_ = obj.Set("fail", e.fail)
 	return obj
+}
+
+// fail marks the test as failed (exit code 110 at the end) and lets it go
+// on, as k6's exec.test.fail() does; the message, if any, is logged.
+func (e *execution) fail(msg ...string) {
+	reason := ""
+	if len(msg) > 0 {
+		reason = msg[0]
+	}
+	if f := e.vu.State().Run.Fail; f != nil {
+		f(reason)
+	}
 }
 
 // abort stops the whole test (exit code 108): the runner is told, and the

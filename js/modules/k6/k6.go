@@ -72,9 +72,6 @@ func (c *core) group(name string, fn sobek.Callable) (sobek.Value, error) {
 	if c.vu.InInit() {
 		return nil, errInit
 	}
-	if name == "" {
-		return nil, errors.New("group name must not be empty")
-	}
 	st := c.vu.State()
 	parent, parentTags := st.Group, st.Tags
 	g := parent.Group(name)
