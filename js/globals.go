@@ -12,7 +12,8 @@ import (
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console and open().
+// __ENV, __VU, __ITER, console, open() and the timers (setTimeout,
+// clearTimeout, setInterval, clearInterval).
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
 	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
@@ -24,6 +25,11 @@ func (vu *VU) installGlobals() error {
 		"open":    vu.open,
 	} {
 		if err := rt.Set(name, v); err != nil {
+			return err
+		}
+	}
+	for name, fn := range vu.timers.Functions() {
+		if err := rt.Set(name, fn); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
+	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 )
 
 // builtin are the k6 modules every script can import. Extensions
@@ -19,6 +20,7 @@ var builtin = []struct {
 	{k6metrics.Name, k6metrics.New},
 	{k6execution.Name, k6execution.New},
 	{k6data.Name, k6data.New},
+	{k6timers.Name, k6timers.New},
 }
 
 func init() {
