@@ -21,6 +21,7 @@ var layers = map[string]int{
 	"executor":   2,
 	"summary":    2,
 	"js/modules": 2,
+	"js/web":     2,
 	"output":     3,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,

@@ -9,13 +9,18 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/web"
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open() and the timers (setTimeout,
-// clearTimeout, setInterval, clearInterval).
+// __ENV, __VU, __ITER, console, open(), the timers (setTimeout,
+// clearTimeout, setInterval, clearInterval) and the web globals of package
+// web (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
+	if err := web.Install(rt); err != nil {
+		return err
+	}
 	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
 	for name, v := range map[string]any{
 		"__ENV":   env,
