@@ -157,6 +157,22 @@ throw new Error('sync boom');`, "sync boom"},
 	}
 }
 
+// TestSyncExceptionDropsTimers checks that a plain (not async) function
+// that throws after setting a long timer fails at once.
+func TestSyncExceptionDropsTimers(t *testing.T) {
+	vu := newTimerVU(t, timerScript("", "")+`
+export function plain() { setInterval(() => out.push('never'), 60000); throw new Error('plain boom'); }`)
+	start := time.Now()
+	err := vu.RunIteration(context.Background(), js.Iteration{Exec: "plain"})
+	if err == nil || !strings.Contains(err.Error(), "plain boom") {
+		t.Fatalf("err = %v, want plain boom", err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Fatalf("the failed iteration took %v: it waited for its dropped timer", el)
+	}
+	assertTimersUsable(t, vu)
+}
+
 // TestInterruptedIterationCancelsTimers interrupts an iteration that waits
 // for a one-minute timer, as soon as the script logged that it set it.
 func TestInterruptedIterationCancelsTimers(t *testing.T) {

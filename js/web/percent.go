@@ -65,7 +65,7 @@ func formEncode(s string) string {
 // "+" is space, valid %XX escapes are bytes, anything else stays as it is;
 // the bytes are then decoded as UTF-8 without failing.
 func formDecode(s string) string {
-	if strings.IndexAny(s, "+%") < 0 {
+	if !strings.ContainsAny(s, "+%") {
 		return s
 	}
 	out := make([]byte, 0, len(s))
