@@ -21,10 +21,12 @@ var layers = map[string]int{
 	"executor":   2,
 	"summary":    2,
 	"js/modules": 2,
+	"js/web":     2,
 	"output":     3,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
+	"js/modules/timers":    3,
 	"js/modules/usefulsse": 3,
 	"js/modules/sse":       4, // the xk6-sse API, sent through the usefulsse probe
 	"js":                   5,

@@ -42,9 +42,17 @@ func (l *EventLoop) RegisterCallback() func(func() error) {
 // Run calls first, then the queued callbacks, until nothing is queued or
 // pending. It returns the first error a callback returns; callbacks still
 // pending then are waited for and dropped, so none outlives the call.
-func (l *EventLoop) Run(first func() error) error {
+// onFail, when not nil, is called once with that first error before the
+// wait: the VU cancels the call's context there, so that work holding a
+// slot (a timer, a request) gives it back at once.
+func (l *EventLoop) Run(first func() error, onFail func(error)) error {
 	err := first()
+	failed := false
 	for {
+		if err != nil && !failed && onFail != nil {
+			failed = true
+			onFail(err)
+		}
 		l.mu.Lock()
 		queue, pending := l.queue, l.pending
 		l.queue = nil

@@ -10,13 +10,19 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
+	"github.com/usefullatency/usefullatency/js/web"
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open() and crypto (the Web Crypto API's
-// getRandomValues and randomUUID).
+// __ENV, __VU, __ITER, console, open(), crypto (the Web Crypto API's
+// getRandomValues and randomUUID), the timers (setTimeout, clearTimeout,
+// setInterval, clearInterval) and the web globals of package web
+// (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
+	if err := web.Install(rt); err != nil {
+		return err
+	}
 	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
 	for name, v := range map[string]any{
 		"__ENV":   env,
@@ -27,6 +33,11 @@ func (vu *VU) installGlobals() error {
 		"crypto":  webcrypto.Global(rt),
 	} {
 		if err := rt.Set(name, v); err != nil {
+			return err
+		}
+	}
+	for name, fn := range vu.timers.Functions() {
+		if err := rt.Set(name, fn); err != nil {
 			return err
 		}
 	}

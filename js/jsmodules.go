@@ -8,6 +8,7 @@ import (
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
+	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 )
 
 // builtin are the k6 modules every script can import. Extensions
@@ -23,6 +24,7 @@ var builtin = []struct {
 	{k6data.Name, k6data.New},
 	{k6encoding.Name, k6encoding.New},
 	{k6crypto.Name, k6crypto.New},
+	{k6timers.Name, k6timers.New},
 }
 
 func init() {

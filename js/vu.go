@@ -9,6 +9,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
+	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -23,6 +24,7 @@ type VU struct {
 	inInit    bool
 	module    sobek.ModuleInstance
 	setupData sobek.Value
+	timers    *k6timers.Timers
 }
 
 var _ modules.VU = (*VU)(nil)
@@ -47,6 +49,12 @@ func (vu *VU) State() *modules.State { return vu.state }
 // RegisterCallback reserves a slot on the VU's event loop.
 func (vu *VU) RegisterCallback() func(func() error) { return vu.loop.RegisterCallback() }
 
+// Timers returns the VU's timers: the global setTimeout and its siblings,
+// which the k6/timers module exports too.
+func (vu *VU) Timers() *k6timers.Timers { return vu.timers }
+
+var _ k6timers.Holder = (*VU)(nil)
+
 // NewVU creates VU id (0 for the VU that runs setup, teardown and
 // handleSummary) and evaluates the bundle's init code in it. Errors are
 // exceptions of init code.
@@ -57,6 +65,7 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 		bundle: b, rt: rt, loop: NewEventLoop(), ctx: ctx, inInit: true,
 		state: &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root},
 	}
+	vu.timers = k6timers.NewTimers(vu)
 	if err := vu.installGlobals(); err != nil {
 		return nil, err
 	}
@@ -70,10 +79,14 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 func (vu *VU) evaluate() error {
 	var promise *sobek.Promise
 	defer vu.bundle.startEvaluation(vu)()
+	outer := vu.ctx
+	ctx, cancel := context.WithCancel(vu.Context())
+	defer func() { cancel(); vu.ctx = outer }()
+	vu.ctx = ctx
 	err := vu.loop.Run(func() error {
 		promise = vu.rt.CyclicModuleRecordEvaluate(vu.bundle.main, vu.bundle.resolve)
 		return nil
-	})
+	}, func(error) { cancel() })
 	if err == nil && promise.State() == sobek.PromiseStateRejected {
 		err = rejection(promise.Result())
 	}
@@ -143,18 +156,25 @@ func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek
 	if !ok {
 		return nil, fmt.Errorf("function %q is not exported by %s", name, vu.bundle.Path)
 	}
-	vu.ctx = ctx
+	// The call's own context also ends when the call fails, so that work
+	// still holding an event-loop slot (timers, requests) lets go at once.
+	callCtx, cancel := context.WithCancel(ctx)
+	vu.ctx = callCtx
 	stop := context.AfterFunc(ctx, func() { vu.rt.Interrupt(ErrInterrupted) })
 	defer func() {
 		stop()
+		cancel()
+		vu.ctx = ctx
 		vu.rt.ClearInterrupt()
 	}()
 	var result sobek.Value
 	err := vu.loop.Run(func() error {
 		var err error
-		result, err = fn(sobek.Undefined(), args...)
+		if result, err = fn(sobek.Undefined(), args...); err == nil {
+			err = vu.cancelOnReject(result, cancel)
+		}
 		return err
-	})
+	}, func(error) { cancel() })
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -167,6 +187,30 @@ func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek
 		}
 	}
 	return result, nil
+}
+
+// cancelOnReject makes a rejection of the promise v (an async function's
+// result) cancel the call at once, as an exception would: timers still
+// pending are dropped instead of waited for. Other values are left alone.
+func (vu *VU) cancelOnReject(v sobek.Value, cancel context.CancelFunc) error {
+	p, ok := v.Export().(*sobek.Promise)
+	if !ok || p.State() == sobek.PromiseStateFulfilled {
+		return nil
+	}
+	if p.State() == sobek.PromiseStateRejected {
+		cancel()
+		return nil
+	}
+	then, ok := sobek.AssertFunction(v.ToObject(vu.rt).Get("then"))
+	if !ok {
+		return nil
+	}
+	onReject := func(sobek.FunctionCall) sobek.Value {
+		cancel()
+		return sobek.Undefined()
+	}
+	_, err := then(v, sobek.Undefined(), vu.rt.ToValue(onReject))
+	return err
 }
 
 // Iteration describes one iteration to run.
