@@ -1,18 +1,19 @@
-// Package js runs test scripts: it parses a script and its imports once as
-// ES modules (the Bundle), then evaluates them in one sobek runtime per
-// virtual user (the VU), each with its own event loop.
+// Package js runs test scripts: it parses a script and its imports once
+// (the Bundle) — ES modules, CommonJS files and TypeScript stripped of its
+// types — then evaluates them in one sobek runtime per virtual user (the
+// VU), each with its own event loop.
 package js
 
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/grafana/sobek"
+	"github.com/grafana/sobek/parser"
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
@@ -26,6 +27,10 @@ type Bundle struct {
 	records map[string]sobek.ModuleRecord
 	paths   map[sobek.ModuleRecord]string
 	evals   evaluations
+	// linkMu serializes linking modules required at run time by VUs.
+	linkMu   sync.Mutex
+	linked   map[sobek.ModuleRecord]bool
+	warnings []string
 }
 
 // NewBundle reads, parses and links the script at path with its imports.
@@ -39,6 +44,7 @@ func NewBundle(path string) (*Bundle, error) {
 		Path:    abs,
 		records: make(map[string]sobek.ModuleRecord),
 		paths:   make(map[sobek.ModuleRecord]string),
+		linked:  make(map[sobek.ModuleRecord]bool),
 	}
 	rec, err := b.load(abs)
 	if err != nil {
@@ -48,16 +54,36 @@ func NewBundle(path string) (*Bundle, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not an ES module", path)
 	}
-	if err := main.Link(); err != nil {
+	if err := b.link(main); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	b.main = main
 	return b, nil
 }
 
+// link links rec once; VUs may require a file nothing imported.
+func (b *Bundle) link(rec sobek.CyclicModuleRecord) error {
+	b.linkMu.Lock()
+	defer b.linkMu.Unlock()
+	if b.linked[rec] {
+		return nil
+	}
+	if err := rec.Link(); err != nil {
+		return err
+	}
+	b.linked[rec] = true
+	return nil
+}
+
 // resolve is sobek's HostResolveImportedModuleFunc: it maps an import
 // specifier, relative to the importing module, to its record.
 func (b *Bundle) resolve(ref any, specifier string) (sobek.ModuleRecord, error) {
+	return b.resolveFrom(filepath.Dir(b.ModulePath(ref)), specifier)
+}
+
+// resolveFrom maps a specifier to its record: a built-in or extension
+// module by name, a file relative to dir or absolute.
+func (b *Bundle) resolveFrom(dir, specifier string) (sobek.ModuleRecord, error) {
 	if modules.Get(specifier) != nil {
 		return b.native(specifier)
 	}
@@ -69,24 +95,11 @@ func (b *Bundle) resolve(ref any, specifier string) (sobek.ModuleRecord, error) 
 		!strings.HasPrefix(specifier, "file://") {
 		return nil, fmt.Errorf("cannot import %q: only relative paths and built-in modules are supported", specifier)
 	}
-	return b.load(b.pathFor(ref, specifier))
-}
-
-// pathFor resolves specifier against the directory of the importing module.
-func (b *Bundle) pathFor(ref any, specifier string) string {
 	specifier = strings.TrimPrefix(specifier, "file://")
 	if filepath.IsAbs(specifier) {
-		return filepath.Clean(specifier)
+		return b.load(filepath.Clean(specifier))
 	}
-	dir := filepath.Dir(b.Path)
-	if rec, ok := ref.(sobek.ModuleRecord); ok {
-		b.mu.Lock()
-		if p, ok := b.paths[rec]; ok {
-			dir = filepath.Dir(p)
-		}
-		b.mu.Unlock()
-	}
-	return filepath.Join(dir, specifier)
+	return b.load(filepath.Join(dir, specifier))
 }
 
 // ModulePath returns the file of a module record, or the main script's.
@@ -108,15 +121,41 @@ func (b *Bundle) load(path string) (sobek.ModuleRecord, error) {
 		return rec, nil
 	}
 	b.mu.Unlock()
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read script: %v", err)
+		return nil, err
 	}
-	rec, err := sobek.ParseModule(path, string(src), b.resolve)
+	rec, err := b.parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return b.remember(path, rec), nil
+}
+
+// parse parses src as an ES module; a file without import, export or
+// top-level await is CommonJS, as in k6. A file neither parser accepts
+// reports the ES module syntax error.
+func (b *Bundle) parse(path, src string) (sobek.CyclicModuleRecord, error) {
+	ast, esmErr := sobek.Parse(path, src, parser.IsModule, b.sourceMaps())
+	if esmErr == nil && (len(ast.ImportEntries) > 0 || len(ast.ExportEntries) > 0 || ast.HasTLA) {
+		rec, err := sobek.ModuleFromAST(ast, b.resolve)
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		return rec, nil
+	}
+	cjs, err := compileCommonJS(b, path, src, b.sourceMaps())
+	switch {
+	case err == nil:
+		return cjs, nil
+	case esmErr != nil:
+		return nil, syntaxError(esmErr)
+	}
+	rec, err := sobek.ModuleFromAST(ast, b.resolve)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	return b.remember(path, rec), nil
+	return rec, nil
 }
 
 func (b *Bundle) remember(key string, rec sobek.ModuleRecord) sobek.ModuleRecord {

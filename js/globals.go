@@ -12,7 +12,7 @@ import (
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console and open().
+// __ENV, __VU, __ITER, console, open() and require().
 func (vu *VU) installGlobals() error {
 	rt := vu.rt
 	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
@@ -22,6 +22,7 @@ func (vu *VU) installGlobals() error {
 		"__ITER":  0,
 		"console": vu.console(),
 		"open":    vu.open,
+		"require": vu.requireGlobal,
 	} {
 		if err := rt.Set(name, v); err != nil {
 			return err
@@ -50,8 +51,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	}
 	path := name
 	if !filepath.IsAbs(path) {
-		base := vu.bundle.ModulePath(vu.rt.GetActiveScriptOrModule())
-		path = filepath.Join(filepath.Dir(base), name)
+		path = filepath.Join(filepath.Dir(vu.callerPath()), name)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

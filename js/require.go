@@ -1,0 +1,70 @@
+package js
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/grafana/sobek"
+)
+
+// errOutsideInit is the error of a module loaded after init code ended.
+func errOutsideInit(what string) error {
+	return fmt.Errorf("module %s: loaded outside of a VU's init code", what)
+}
+
+// requireFrom returns the require function of a module in dir: it loads a
+// relative file against dir, or a built-in module, and returns what a
+// CommonJS file set as module.exports, or an ES module's namespace object.
+// Only init code may call it, as in k6.
+func (vu *VU) requireFrom(dir string) sobek.Value {
+	return vu.rt.ToValue(func(specifier string) (sobek.Value, error) {
+		return vu.require(dir, specifier)
+	})
+}
+
+// requireGlobal is the global require: relative specifiers resolve against
+// the calling ES module's file.
+func (vu *VU) requireGlobal(specifier string) (sobek.Value, error) {
+	return vu.require(filepath.Dir(vu.callerPath()), specifier)
+}
+
+// callerPath is the file of the module whose code runs: the ES module on
+// the stack, else the CommonJS file being run, else the main script.
+func (vu *VU) callerPath() string {
+	if m := vu.rt.GetActiveScriptOrModule(); m != nil {
+		return vu.bundle.ModulePath(m)
+	}
+	if n := len(vu.cjsStack); n > 0 {
+		return vu.cjsStack[n-1]
+	}
+	return vu.bundle.Path
+}
+
+func (vu *VU) require(dir, specifier string) (sobek.Value, error) {
+	if !vu.inInit {
+		return nil, &InitOnlyError{API: "require()"}
+	}
+	rec, err := vu.bundle.resolveFrom(dir, specifier)
+	if err != nil {
+		return nil, fmt.Errorf("require(%q): %v", specifier, err)
+	}
+	if cjs, ok := rec.(*cjsRecord); ok {
+		inst := vu.commonJS(cjs)
+		if err := inst.run(); err != nil {
+			return nil, err
+		}
+		return inst.exports(), nil
+	}
+	cyclic, ok := rec.(sobek.CyclicModuleRecord)
+	if !ok {
+		return nil, fmt.Errorf("require(%q): not a module", specifier)
+	}
+	if err := vu.bundle.link(cyclic); err != nil {
+		return nil, fmt.Errorf("require(%q): %v", specifier, err)
+	}
+	promise := vu.rt.CyclicModuleRecordEvaluate(cyclic, vu.bundle.resolve)
+	if promise.State() == sobek.PromiseStateRejected {
+		panic(promise.Result())
+	}
+	return vu.rt.NamespaceObjectFor(rec), nil
+}
