@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -43,6 +44,9 @@ func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
 	main, err := b.NewVU(context.Background(), 0, run)
 	if err != nil {
 		return nil, &ExitError{Code: ExitScriptException, Err: err}
+	}
+	for _, w := range b.Warnings() {
+		fmt.Fprintln(log, "WARN "+w)
 	}
 	raw := main.ExportedOptions()
 	opts, err := options.FromScript(raw)
