@@ -158,6 +158,14 @@ func (b *Bundle) parse(path, src string) (sobek.CyclicModuleRecord, error) {
 	return rec, nil
 }
 
+// loaded reports whether path is a file of the bundle.
+func (b *Bundle) loaded(path string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.records[path]
+	return ok
+}
+
 func (b *Bundle) remember(key string, rec sobek.ModuleRecord) sobek.ModuleRecord {
 	b.mu.Lock()
 	defer b.mu.Unlock()

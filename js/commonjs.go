@@ -116,8 +116,6 @@ func (i *cjsInstance) run() error {
 	}
 	fn, _ := sobek.AssertFunction(fnValue)
 	path := i.record.path
-	i.vu.cjsStack = append(i.vu.cjsStack, path)
-	defer func() { i.vu.cjsStack = i.vu.cjsStack[:len(i.vu.cjsStack)-1] }()
 	_, err = fn(exports, exports, i.vu.requireFrom(filepath.Dir(path)), i.module,
 		rt.ToValue(path), rt.ToValue(filepath.Dir(path)))
 	return err

@@ -177,3 +177,24 @@ func TestRequireErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestCommonJSRelativePaths resolves open() and require() in a CommonJS
+// file in a subdirectory against that file, also from a function of the
+// file that the main script calls later in its init code.
+func TestCommonJSRelativePaths(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.js": `
+const reader = require('./sub/reader.js');
+const later = reader.read();
+exports.default = function () { return reader.text + ' ' + later + ' ' + reader.sibling; };`,
+		"sub/reader.js": `
+exports.text = open('./data.txt').trim();
+exports.sibling = require('./sibling.js').name;
+exports.read = function () { return open('./data.txt').trim(); };`,
+		"sub/sibling.js": `module.exports = { name: 'sibling' };`,
+		"sub/data.txt":   "next to reader\n",
+	})
+	if got, want := callExport(t, dir, "main.js", "default"), "next to reader next to reader sibling"; got != want {
+		t.Errorf("default() = %q, want %q", got, want)
+	}
+}

@@ -28,14 +28,17 @@ func (vu *VU) requireGlobal(specifier string) (sobek.Value, error) {
 	return vu.require(filepath.Dir(vu.callerPath()), specifier)
 }
 
-// callerPath is the file of the module whose code runs: the ES module on
-// the stack, else the CommonJS file being run, else the main script.
+// callerPath is the file of the code that runs: the ES module sobek
+// reports as active, else the innermost frame of a file the bundle loaded
+// (a CommonJS file, whose functions sobek knows by program only).
 func (vu *VU) callerPath() string {
-	if m := vu.rt.GetActiveScriptOrModule(); m != nil {
+	if m, ok := vu.rt.GetActiveScriptOrModule().(sobek.ModuleRecord); ok {
 		return vu.bundle.ModulePath(m)
 	}
-	if n := len(vu.cjsStack); n > 0 {
-		return vu.cjsStack[n-1]
+	for _, f := range vu.rt.CaptureCallStack(0, nil) {
+		if name := f.SrcName(); vu.bundle.loaded(name) {
+			return name
+		}
 	}
 	return vu.bundle.Path
 }

@@ -23,10 +23,8 @@ type VU struct {
 	inInit    bool
 	module    sobek.ModuleInstance
 	setupData sobek.Value
-	// cjs are the CommonJS files this VU ran; cjsStack the paths of those
-	// whose top-level code is running, innermost last.
-	cjs      map[*cjsRecord]*cjsInstance
-	cjsStack []string
+	// cjs are the CommonJS files this VU ran.
+	cjs map[*cjsRecord]*cjsInstance
 }
 
 var _ modules.VU = (*VU)(nil)
