@@ -7,6 +7,8 @@ package js
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,6 +24,7 @@ type Bundle struct {
 	// Path is the absolute path of the main script.
 	Path string
 
+	cfg     Config
 	main    sobek.CyclicModuleRecord
 	mu      sync.Mutex
 	records map[string]sobek.ModuleRecord
@@ -33,14 +36,32 @@ type Bundle struct {
 	warnings []string
 }
 
-// NewBundle reads, parses and links the script at path with its imports.
-// Syntax errors name file:line:column.
+// Config is how a bundle loads remote modules. The zero value fetches
+// them with a 60 s timeout and keeps no disk cache.
+type Config struct {
+	// HTTPClient fetches https:// and http:// modules; nil is a client
+	// with a 60 s timeout.
+	HTTPClient *http.Client
+	// CacheDir keeps every fetched module for later runs, which use it
+	// when a fetch fails; "" keeps none. DefaultCacheDir is the usual one.
+	CacheDir string
+}
+
+// NewBundle reads, parses and links the script at path with its imports,
+// caching remote modules in DefaultCacheDir. Syntax errors name
+// file:line:column.
 func NewBundle(path string) (*Bundle, error) {
+	return NewBundleConfig(path, Config{CacheDir: DefaultCacheDir()})
+}
+
+// NewBundleConfig is NewBundle with cfg for remote modules.
+func NewBundleConfig(path string, cfg Config) (*Bundle, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	b := &Bundle{
+		cfg:     cfg,
 		Path:    abs,
 		records: make(map[string]sobek.ModuleRecord),
 		paths:   make(map[sobek.ModuleRecord]string),
@@ -78,12 +99,13 @@ func (b *Bundle) link(rec sobek.CyclicModuleRecord) error {
 // resolve is sobek's HostResolveImportedModuleFunc: it maps an import
 // specifier, relative to the importing module, to its record.
 func (b *Bundle) resolve(ref any, specifier string) (sobek.ModuleRecord, error) {
-	return b.resolveFrom(filepath.Dir(b.ModulePath(ref)), specifier)
+	return b.resolveFrom(b.ModulePath(ref), specifier)
 }
 
 // resolveFrom maps a specifier to its record: a built-in or extension
-// module by name, a file relative to dir or absolute.
-func (b *Bundle) resolveFrom(dir, specifier string) (sobek.ModuleRecord, error) {
+// module by name, an http(s) URL, or a file relative to the importing
+// module (a file path or a URL) or absolute.
+func (b *Bundle) resolveFrom(importer, specifier string) (sobek.ModuleRecord, error) {
 	if modules.Get(specifier) != nil {
 		return b.native(specifier)
 	}
@@ -91,15 +113,29 @@ func (b *Bundle) resolveFrom(dir, specifier string) (sobek.ModuleRecord, error) 
 		return nil, fmt.Errorf("module %q is not supported by usefullatency (supported: %s)",
 			specifier, strings.Join(modules.Names(), ", "))
 	}
+	if isRemote(specifier) {
+		return b.load(specifier)
+	}
 	if !strings.HasPrefix(specifier, ".") && !strings.HasPrefix(specifier, "/") &&
 		!strings.HasPrefix(specifier, "file://") {
-		return nil, fmt.Errorf("cannot import %q: only relative paths and built-in modules are supported", specifier)
+		return nil, fmt.Errorf("cannot import %q: only relative paths, URLs and built-in modules are supported", specifier)
+	}
+	if isRemote(importer) && !strings.HasPrefix(specifier, "file://") {
+		base, err := url.Parse(importer)
+		if err != nil {
+			return nil, err
+		}
+		ref, err := url.Parse(specifier)
+		if err != nil {
+			return nil, fmt.Errorf("cannot import %q: %v", specifier, err)
+		}
+		return b.load(base.ResolveReference(ref).String())
 	}
 	specifier = strings.TrimPrefix(specifier, "file://")
 	if filepath.IsAbs(specifier) {
 		return b.load(filepath.Clean(specifier))
 	}
-	return b.load(filepath.Join(dir, specifier))
+	return b.load(filepath.Join(filepath.Dir(importer), specifier))
 }
 
 // ModulePath returns the file of a module record, or the main script's.
@@ -121,7 +157,7 @@ func (b *Bundle) load(path string) (sobek.ModuleRecord, error) {
 		return rec, nil
 	}
 	b.mu.Unlock()
-	src, err := readSource(path)
+	src, err := b.readSource(path)
 	if err != nil {
 		return nil, err
 	}

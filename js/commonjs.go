@@ -116,7 +116,7 @@ func (i *cjsInstance) run() error {
 	}
 	fn, _ := sobek.AssertFunction(fnValue)
 	path := i.record.path
-	_, err = fn(exports, exports, i.vu.requireFrom(filepath.Dir(path)), i.module,
+	_, err = fn(exports, exports, i.vu.requireFrom(path), i.module,
 		rt.ToValue(path), rt.ToValue(filepath.Dir(path)))
 	return err
 }

@@ -2,7 +2,6 @@ package js
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/grafana/sobek"
 )
@@ -12,20 +11,20 @@ func errOutsideInit(what string) error {
 	return fmt.Errorf("module %s: loaded outside of a VU's init code", what)
 }
 
-// requireFrom returns the require function of a module in dir: it loads a
-// relative file against dir, or a built-in module, and returns what a
+// requireFrom returns the require function of the module file: it loads a
+// file relative to it, a URL or a built-in module, and returns what a
 // CommonJS file set as module.exports, or an ES module's namespace object.
 // Only init code may call it, as in k6.
-func (vu *VU) requireFrom(dir string) sobek.Value {
+func (vu *VU) requireFrom(file string) sobek.Value {
 	return vu.rt.ToValue(func(specifier string) (sobek.Value, error) {
-		return vu.require(dir, specifier)
+		return vu.require(file, specifier)
 	})
 }
 
 // requireGlobal is the global require: relative specifiers resolve against
 // the calling ES module's file.
 func (vu *VU) requireGlobal(specifier string) (sobek.Value, error) {
-	return vu.require(filepath.Dir(vu.callerPath()), specifier)
+	return vu.require(vu.callerPath(), specifier)
 }
 
 // callerPath is the file of the code that runs: the ES module sobek
@@ -43,11 +42,11 @@ func (vu *VU) callerPath() string {
 	return vu.bundle.Path
 }
 
-func (vu *VU) require(dir, specifier string) (sobek.Value, error) {
+func (vu *VU) require(importer, specifier string) (sobek.Value, error) {
 	if !vu.inInit {
 		return nil, &InitOnlyError{API: "require()"}
 	}
-	rec, err := vu.bundle.resolveFrom(dir, specifier)
+	rec, err := vu.bundle.resolveFrom(importer, specifier)
 	if err != nil {
 		return nil, fmt.Errorf("require(%q): %v", specifier, err)
 	}

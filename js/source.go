@@ -11,18 +11,29 @@ import (
 	"github.com/grafana/sobek/parser"
 )
 
-// readSource reads the module at path as JavaScript: a TypeScript file
+// readSource reads the module at path (a file or an http(s) URL) as
+// JavaScript: a TypeScript file
 // (.ts, .mts, .cts) loses its types, with an inline source map so error
 // positions point at the TypeScript lines.
-func readSource(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("cannot read script: %v", err)
+func (b *Bundle) readSource(path string) (string, error) {
+	var src string
+	if isRemote(path) {
+		s, err := b.fetchRemote(path)
+		if err != nil {
+			return "", err
+		}
+		src = s
+	} else {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("cannot read script: %v", err)
+		}
+		src = string(data)
 	}
 	if !isTypeScript(path) {
-		return string(data), nil
+		return src, nil
 	}
-	return stripTypes(path, string(data))
+	return stripTypes(path, src)
 }
 
 func isTypeScript(path string) bool {
@@ -61,9 +72,13 @@ func tsError(path string, m api.Message) error {
 // sourceMaps returns the parser option that loads the source map a file
 // names in its sourceMappingURL comment. A map that is missing or is not
 // JSON is skipped with one warning naming it, as k6 does, instead of being
-// a syntax error; inline (data:) maps sobek decodes itself.
+// a syntax error; inline (data:) maps sobek decodes itself, and the maps of
+// remote modules are not fetched.
 func (b *Bundle) sourceMaps() parser.Option {
 	return parser.WithSourceMapLoader(func(url string) ([]byte, error) {
+		if isRemote(url) {
+			return nil, nil // maps of remote modules are not fetched
+		}
 		path := strings.TrimPrefix(url, "file://")
 		data, err := os.ReadFile(path)
 		if err != nil {
