@@ -45,6 +45,7 @@ bench: build
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/
 	GO=$(GO) ./bench/run.sh $(BIN)
 	./bench/outputs.sh $(BIN)
+	RUNS=1 ./bench/loader.sh $(BIN)
 
 # Short fuzzing of every parser: each fuzz target of every package (found
 # by scripts/fuzz.sh with go test -list) for FUZZTIME, default 10s.

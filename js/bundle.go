@@ -1,18 +1,21 @@
-// Package js runs test scripts: it parses a script and its imports once as
-// ES modules (the Bundle), then evaluates them in one sobek runtime per
-// virtual user (the VU), each with its own event loop.
+// Package js runs test scripts: it parses a script and its imports once
+// (the Bundle) — ES modules, CommonJS files and TypeScript stripped of its
+// types — then evaluates them in one sobek runtime per virtual user (the
+// VU), each with its own event loop.
 package js
 
 import (
 	"errors"
 	"fmt"
-	"os"
+	"net/http"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/grafana/sobek"
+	"github.com/grafana/sobek/parser"
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
@@ -21,24 +24,48 @@ type Bundle struct {
 	// Path is the absolute path of the main script.
 	Path string
 
+	cfg     Config
 	main    sobek.CyclicModuleRecord
 	mu      sync.Mutex
 	records map[string]sobek.ModuleRecord
 	paths   map[sobek.ModuleRecord]string
 	evals   evaluations
+	// linkMu serializes linking modules required at run time by VUs.
+	linkMu   sync.Mutex
+	linked   map[sobek.ModuleRecord]bool
+	warnings []string
 }
 
-// NewBundle reads, parses and links the script at path with its imports.
-// Syntax errors name file:line:column.
+// Config is how a bundle loads remote modules. The zero value fetches
+// them with a 60 s timeout and keeps no disk cache.
+type Config struct {
+	// HTTPClient fetches https:// and http:// modules; nil is a client
+	// with a 60 s timeout.
+	HTTPClient *http.Client
+	// CacheDir keeps every fetched module for later runs, which use it
+	// when a fetch fails; "" keeps none. DefaultCacheDir is the usual one.
+	CacheDir string
+}
+
+// NewBundle reads, parses and links the script at path with its imports,
+// caching remote modules in DefaultCacheDir. Syntax errors name
+// file:line:column.
 func NewBundle(path string) (*Bundle, error) {
+	return NewBundleConfig(path, Config{CacheDir: DefaultCacheDir()})
+}
+
+// NewBundleConfig is NewBundle with cfg for remote modules.
+func NewBundleConfig(path string, cfg Config) (*Bundle, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	b := &Bundle{
+		cfg:     cfg,
 		Path:    abs,
 		records: make(map[string]sobek.ModuleRecord),
 		paths:   make(map[sobek.ModuleRecord]string),
+		linked:  make(map[sobek.ModuleRecord]bool),
 	}
 	rec, err := b.load(abs)
 	if err != nil {
@@ -48,16 +75,37 @@ func NewBundle(path string) (*Bundle, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not an ES module", path)
 	}
-	if err := main.Link(); err != nil {
+	if err := b.link(main); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	b.main = main
 	return b, nil
 }
 
+// link links rec once; VUs may require a file nothing imported.
+func (b *Bundle) link(rec sobek.CyclicModuleRecord) error {
+	b.linkMu.Lock()
+	defer b.linkMu.Unlock()
+	if b.linked[rec] {
+		return nil
+	}
+	if err := rec.Link(); err != nil {
+		return err
+	}
+	b.linked[rec] = true
+	return nil
+}
+
 // resolve is sobek's HostResolveImportedModuleFunc: it maps an import
 // specifier, relative to the importing module, to its record.
 func (b *Bundle) resolve(ref any, specifier string) (sobek.ModuleRecord, error) {
+	return b.resolveFrom(b.ModulePath(ref), specifier)
+}
+
+// resolveFrom maps a specifier to its record: a built-in or extension
+// module by name, an http(s) URL, or a file relative to the importing
+// module (a file path or a URL) or absolute.
+func (b *Bundle) resolveFrom(importer, specifier string) (sobek.ModuleRecord, error) {
 	if modules.Get(specifier) != nil {
 		return b.native(specifier)
 	}
@@ -65,28 +113,29 @@ func (b *Bundle) resolve(ref any, specifier string) (sobek.ModuleRecord, error) 
 		return nil, fmt.Errorf("module %q is not supported by usefullatency (supported: %s)",
 			specifier, strings.Join(modules.Names(), ", "))
 	}
+	if isRemote(specifier) {
+		return b.load(specifier)
+	}
 	if !strings.HasPrefix(specifier, ".") && !strings.HasPrefix(specifier, "/") &&
 		!strings.HasPrefix(specifier, "file://") {
-		return nil, fmt.Errorf("cannot import %q: only relative paths and built-in modules are supported", specifier)
+		return nil, fmt.Errorf("cannot import %q: only relative paths, URLs and built-in modules are supported", specifier)
 	}
-	return b.load(b.pathFor(ref, specifier))
-}
-
-// pathFor resolves specifier against the directory of the importing module.
-func (b *Bundle) pathFor(ref any, specifier string) string {
+	if isRemote(importer) && !strings.HasPrefix(specifier, "file://") {
+		base, err := url.Parse(importer)
+		if err != nil {
+			return nil, err
+		}
+		ref, err := url.Parse(specifier)
+		if err != nil {
+			return nil, fmt.Errorf("cannot import %q: %v", specifier, err)
+		}
+		return b.load(base.ResolveReference(ref).String())
+	}
 	specifier = strings.TrimPrefix(specifier, "file://")
 	if filepath.IsAbs(specifier) {
-		return filepath.Clean(specifier)
+		return b.load(filepath.Clean(specifier))
 	}
-	dir := filepath.Dir(b.Path)
-	if rec, ok := ref.(sobek.ModuleRecord); ok {
-		b.mu.Lock()
-		if p, ok := b.paths[rec]; ok {
-			dir = filepath.Dir(p)
-		}
-		b.mu.Unlock()
-	}
-	return filepath.Join(dir, specifier)
+	return b.load(filepath.Join(filepath.Dir(importer), specifier))
 }
 
 // ModulePath returns the file of a module record, or the main script's.
@@ -108,15 +157,49 @@ func (b *Bundle) load(path string) (sobek.ModuleRecord, error) {
 		return rec, nil
 	}
 	b.mu.Unlock()
-	src, err := os.ReadFile(path)
+	src, err := b.readSource(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read script: %v", err)
+		return nil, err
 	}
-	rec, err := sobek.ParseModule(path, string(src), b.resolve)
+	rec, err := b.parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return b.remember(path, rec), nil
+}
+
+// parse parses src as an ES module; a file without import, export or
+// top-level await is CommonJS, as in k6. A file neither parser accepts
+// reports the ES module syntax error.
+func (b *Bundle) parse(path, src string) (sobek.CyclicModuleRecord, error) {
+	ast, esmErr := sobek.Parse(path, src, parser.IsModule, b.sourceMaps())
+	if esmErr == nil && (len(ast.ImportEntries) > 0 || len(ast.ExportEntries) > 0 || ast.HasTLA) {
+		rec, err := sobek.ModuleFromAST(ast, b.resolve)
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		return rec, nil
+	}
+	cjs, err := compileCommonJS(b, path, src, b.sourceMaps())
+	switch {
+	case err == nil:
+		return cjs, nil
+	case esmErr != nil:
+		return nil, syntaxError(esmErr)
+	}
+	rec, err := sobek.ModuleFromAST(ast, b.resolve)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	return b.remember(path, rec), nil
+	return rec, nil
+}
+
+// loaded reports whether path is a file of the bundle.
+func (b *Bundle) loaded(path string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.records[path]
+	return ok
 }
 
 func (b *Bundle) remember(key string, rec sobek.ModuleRecord) sobek.ModuleRecord {

@@ -14,7 +14,7 @@ import (
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open(), crypto (the Web Crypto API's
+// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API's
 // getRandomValues and randomUUID), the timers (setTimeout, clearTimeout,
 // setInterval, clearInterval) and the web globals of package web
 // (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
@@ -31,6 +31,7 @@ func (vu *VU) installGlobals() error {
 		"console": vu.console(),
 		"open":    vu.open,
 		"crypto":  webcrypto.Global(rt),
+		"require": vu.requireGlobal,
 	} {
 		if err := rt.Set(name, v); err != nil {
 			return err
@@ -64,8 +65,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	}
 	path := name
 	if !filepath.IsAbs(path) {
-		base := vu.bundle.ModulePath(vu.rt.GetActiveScriptOrModule())
-		path = filepath.Join(filepath.Dir(base), name)
+		path = filepath.Join(filepath.Dir(vu.callerPath()), name)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -25,6 +25,8 @@ type VU struct {
 	module    sobek.ModuleInstance
 	setupData sobek.Value
 	timers    *k6timers.Timers
+	// cjs are the CommonJS files this VU ran.
+	cjs map[*cjsRecord]*cjsInstance
 }
 
 var _ modules.VU = (*VU)(nil)
@@ -109,13 +111,34 @@ func rejection(v sobek.Value) error {
 	return &ScriptError{Message: fmt.Sprint(v)}
 }
 
-// Export returns the value the main module exports under name, or nil.
+// Export returns the value the main module exports under name, or nil. The
+// name is the exported one: `export default function run() {}`,
+// `export { main as default }` and `export { a as b }` bind a local name
+// that differs from it, and a re-export lives in another module.
 func (vu *VU) Export(name string) sobek.Value {
-	v := vu.module.GetBindingValue(name)
+	v := vu.exportValue(name)
 	if v == nil || sobek.IsUndefined(v) {
 		return nil
 	}
 	return v
+}
+
+func (vu *VU) exportValue(name string) sobek.Value {
+	if cjs, ok := vu.module.(*cjsInstance); ok {
+		return cjs.mainExport(name)
+	}
+	binding, _ := vu.bundle.main.ResolveExport(name)
+	if binding == nil {
+		return nil
+	}
+	if binding.BindingName == "" { // export * as name from '…'
+		return vu.rt.NamespaceObjectFor(binding.Module)
+	}
+	inst := vu.rt.GetModuleInstance(binding.Module)
+	if inst == nil {
+		return nil
+	}
+	return inst.GetBindingValue(binding.BindingName)
 }
 
 // HasFunction reports whether the main module exports a function name.

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -44,6 +45,9 @@ func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
 	main, err := b.NewVU(context.Background(), 0, run)
 	if err != nil {
 		return nil, &ExitError{Code: initExit(err), Err: err}
+	}
+	for _, w := range b.Warnings() {
+		fmt.Fprintln(log, "WARN "+w)
 	}
 	raw := main.ExportedOptions()
 	opts, err := options.FromScript(raw)
