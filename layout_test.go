@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"output":     3,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
+	"js/modules/http":      3,
 	"js/modules/usefulsse": 3,
 	"js/modules/sse":       4, // the xk6-sse API, sent through the usefulsse probe
 	"js":                   5,

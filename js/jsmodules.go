@@ -4,6 +4,7 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules"
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
+	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
 )
@@ -19,6 +20,7 @@ var builtin = []struct {
 	{k6metrics.Name, k6metrics.New},
 	{k6execution.Name, k6execution.New},
 	{k6data.Name, k6data.New},
+	{k6http.Name, k6http.New},
 }
 
 func init() {

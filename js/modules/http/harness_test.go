@@ -1,0 +1,170 @@
+package k6http_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// prelude is prepended to every test script: the module and an assertion
+// that throws with its message.
+const prelude = `import http from 'k6/http';
+function eq(got, want, what) {
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    throw new Error(what + ': got ' + JSON.stringify(got) + ', want ' + JSON.stringify(want));
+  }
+}
+`
+
+// result is what one iteration of a test script did.
+type result struct {
+	err     error
+	samples []metrics.Sample
+	log     string
+}
+
+// runScript runs the default function of prelude+src once in a fresh VU
+// whose __ENV holds env, and returns its error and every sample pushed.
+func runScript(t *testing.T, src string, env map[string]string) result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.js")
+	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := js.NewBundle(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := metrics.NewRegistry()
+	log := &bytes.Buffer{}
+	run := &modules.Run{
+		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
+		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
+	}
+	var (
+		mu  sync.Mutex
+		got []metrics.Sample
+	)
+	run.Engine.Subscribe(func(s []metrics.Sample) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, s...)
+	})
+	vu, err := b.NewVU(context.Background(), 1, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
+	mu.Lock()
+	defer mu.Unlock()
+	return result{err: err, samples: got, log: log.String()}
+}
+
+// mustRun is runScript that fails the test when the script threw.
+func mustRun(t *testing.T, src string, env map[string]string) result {
+	t.Helper()
+	r := runScript(t, src, env)
+	if r.err != nil {
+		t.Fatalf("script: %v\n%s", r.err, r.log)
+	}
+	return r
+}
+
+// of returns the samples of the metric called name.
+func (r result) of(name string) []metrics.Sample {
+	var out []metrics.Sample
+	for _, s := range r.samples {
+		if s.Metric.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// newServer starts the test server: /echo answers the request as JSON,
+// /status/N answers N, /redirect/N redirects N times (then 200 "done"),
+// /hang answers only when the client gives up, /json answers a document,
+// /bytes answers the bytes 0…255, /multi a repeated header.
+func newServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"method": r.Method, "body": string(body), "headers": r.Header, "query": r.URL.RawQuery,
+		})
+	})
+	mux.HandleFunc("/status/{n}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("n"))
+		w.WriteHeader(n)
+	})
+	mux.HandleFunc("/redirect/{n}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("n"))
+		if n == 0 {
+			fmt.Fprintf(w, "done after %s", r.Method)
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/redirect/%d", n-1), http.StatusFound)
+	})
+	mux.HandleFunc("/redirect307", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/echo", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"user":{"name":"ada","langs":["go","js"]},"items":[{"id":1},{"id":2}],"n":null}`)
+	})
+	mux.HandleFunc("/notjson", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>") })
+	mux.HandleFunc("/bytes", func(w http.ResponseWriter, r *http.Request) {
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		_, _ = w.Write(b)
+	})
+	mux.HandleFunc("/multi", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("x-multi", "a")
+		w.Header().Add("x-multi", "b")
+		fmt.Fprint(w, "ok")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// closedURL returns the URL of a port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return "http://" + addr + "/"
+}
+
+// contains reports whether s contains every one of subs.
+func contains(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
