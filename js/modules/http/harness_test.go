@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -40,7 +39,8 @@ type result struct {
 
 // runScript runs the default function of prelude+src once in a fresh VU
 // whose __ENV holds env, and returns its error and every sample pushed.
-func runScript(t *testing.T, src string, env map[string]string) result {
+// opts adjust the run before the VU is created.
+func runScript(t *testing.T, src string, env map[string]string, opts ...func(*modules.Run)) result {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.js")
 	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
@@ -56,6 +56,9 @@ func runScript(t *testing.T, src string, env map[string]string) result {
 		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
 		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
 	}
+	for _, o := range opts {
+		o(run)
+	}
 	var (
 		mu  sync.Mutex
 		got []metrics.Sample
@@ -67,7 +70,7 @@ func runScript(t *testing.T, src string, env map[string]string) result {
 	})
 	vu, err := b.NewVU(context.Background(), 1, run)
 	if err != nil {
-		t.Fatal(err)
+		return result{err: err, log: log.String()}
 	}
 	err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
 	mu.Lock()
@@ -76,9 +79,9 @@ func runScript(t *testing.T, src string, env map[string]string) result {
 }
 
 // mustRun is runScript that fails the test when the script threw.
-func mustRun(t *testing.T, src string, env map[string]string) result {
+func mustRun(t *testing.T, src string, env map[string]string, opts ...func(*modules.Run)) result {
 	t.Helper()
-	r := runScript(t, src, env)
+	r := runScript(t, src, env, opts...)
 	if r.err != nil {
 		t.Fatalf("script: %v\n%s", r.err, r.log)
 	}
@@ -102,6 +105,24 @@ func (r result) of(name string) []metrics.Sample {
 // /bytes answers the bytes 0…255, /multi a repeated header.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(testMux())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// newTLSServer starts the test server over TLS, with a self-signed
+// certificate, speaking HTTP/2.
+func newTLSServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(testMux())
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// testMux is the handler of the test servers.
+func testMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -142,9 +163,7 @@ func newServer(t *testing.T) *httptest.Server {
 		w.Header().Add("x-multi", "b")
 		fmt.Fprint(w, "ok")
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	return mux
 }
 
 // closedURL returns the URL of a port nothing listens on.
@@ -157,14 +176,4 @@ func closedURL(t *testing.T) string {
 	addr := l.Addr().String()
 	_ = l.Close()
 	return "http://" + addr + "/"
-}
-
-// contains reports whether s contains every one of subs.
-func contains(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if !strings.Contains(s, sub) {
-			return false
-		}
-	}
-	return true
 }

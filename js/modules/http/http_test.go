@@ -39,6 +39,9 @@ func TestMethodsAndBodies(t *testing.T) {
   eq(r.json('headers.X-Test.0'), 'yes', 'request header sent');
   eq(r.request.headers['X-Test'], ['yes'], 'request.headers');
   eq(r.json('query'), 'q=1', 'query string');
+  r = http.get(__ENV.BASE.replace('http://', 'http://user:pa%20ss@') + '/echo');
+  eq(r.json('headers.Authorization.0'), 'Basic ' + 'dXNlcjpwYSBzcw==', 'basic auth from the URL');
+  eq(r.url, u, 'credentials are not in the URL sent');
 }`, map[string]string{"BASE": srv.URL})
 }
 

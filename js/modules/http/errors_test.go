@@ -1,0 +1,87 @@
+package k6http_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/usefullatency/usefullatency/js/modules"
+)
+
+func TestNetworkErrorsAreResponses(t *testing.T) {
+	srv := newServer(t)
+	r := mustRun(t, `export default function () {
+  let r = http.get(__ENV.BASE + '/hang', {timeout: '200ms'});
+  eq([r.status, r.error_code, r.error, r.body], [0, 1050, 'request timeout', null], 'timeout');
+  r = http.get(__ENV.BASE + '/hang', {timeout: 150});
+  eq(r.error_code, 1050, 'timeout in ms');
+  r = http.get(__ENV.CLOSED);
+  eq([r.status, r.error_code], [0, 1212], 'refused');
+  if (!r.error.includes('connection refused')) throw new Error('refused error: ' + r.error);
+  r = http.get('http://no-such-host.invalid/');
+  eq([r.status, r.error_code], [0, 1101], 'no such host');
+}`, map[string]string{"BASE": srv.URL, "CLOSED": closedURL(t)})
+	codes := []string{}
+	for _, s := range r.of("http_req_failed") {
+		if s.Value != 1 || s.Tags["status"] != "0" || s.Tags["expected_response"] != "false" {
+			t.Errorf("failed sample = %v %v", s.Value, s.Tags)
+		}
+		codes = append(codes, s.Tags["error_code"])
+	}
+	if got := strings.Join(codes, ","); got != "1050,1050,1212,1101" {
+		t.Errorf("error_code tags = %s", got)
+	}
+}
+
+func TestTLS(t *testing.T) {
+	srv := newTLSServer(t)
+	mustRun(t, `export default function () {
+  const r = http.get(__ENV.BASE + '/multi');
+  eq([r.status, r.error_code], [0, 1310], 'self-signed certificate refused');
+}`, map[string]string{"BASE": srv.URL})
+	r := mustRun(t, `export default function () {
+  const r = http.get(__ENV.BASE + '/multi');
+  eq([r.status, r.tls_version, r.proto], [200, 'tls1.3', 'HTTP/2.0'], 'insecureSkipTLSVerify');
+  if (r.timings.tls_handshaking <= 0) throw new Error('tls_handshaking = ' + r.timings.tls_handshaking);
+}`, map[string]string{"BASE": srv.URL}, func(run *modules.Run) { run.InsecureSkipTLSVerify = true })
+	s := r.of("http_req_tls_handshaking")
+	if len(s) != 1 || s[0].Value <= 0 || s[0].Tags["tls_version"] != "tls1.3" || s[0].Tags["proto"] != "HTTP/2.0" {
+		t.Errorf("tls samples = %+v", s)
+	}
+}
+
+func TestBadArgumentsThrowBeforeSending(t *testing.T) {
+	srv := newServer(t)
+	cases := []struct{ name, call, want string }{
+		{"unknown param", `http.get(U, {timeuot: '1s'})`, `unknown param "timeuot"`},
+		{"unsupported param", `http.get(U, {jar: null})`, `params.jar is not supported yet`},
+		{"bad timeout", `http.get(U, {timeout: 'soon'})`, `params.timeout`},
+		{"negative timeout", `http.get(U, {timeout: -5})`, `params.timeout: must be positive`},
+		{"bad redirects", `http.get(U, {redirects: 1.5})`, `params.redirects`},
+		{"bad responseType", `http.get(U, {responseType: 'blob'})`, `params.responseType: want "text", "binary" or "none", got "blob"`},
+		{"headers not an object", `http.get(U, {headers: 'x'})`, `params.headers: want an object`},
+		{"digest auth", `http.get(U, {auth: 'digest'})`, `params.auth`},
+		{"relative url", `http.get('/echo')`, `invalid url "/echo"`},
+		{"missing url", `http.get()`, `the url argument is missing`},
+		{"bad body", `http.post(U, 42)`, `the body must be`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runScript(t, `export default function () { const U = __ENV.BASE + '/echo'; `+c.call+`; }`,
+				map[string]string{"BASE": srv.URL})
+			if r.err == nil || !strings.Contains(r.err.Error(), c.want) {
+				t.Fatalf("error = %v, want it to contain %q", r.err, c.want)
+			}
+			if n := len(r.of("http_reqs")); n != 0 {
+				t.Errorf("%d requests sent, want none", n)
+			}
+		})
+	}
+}
+
+func TestInitContext(t *testing.T) {
+	srv := newServer(t)
+	r := runScript(t, `http.get(__ENV.BASE + '/echo'); export default function () {}`, map[string]string{"BASE": srv.URL})
+	if r.err == nil || !strings.Contains(r.err.Error(), "init context") {
+		t.Fatalf("error = %v, want the init context refused", r.err)
+	}
+}
