@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// httpServer serves http/thresholds.js: /old redirects to /new, /slow
+// answers the posted form after 150 ms, anything else is 404.
+func httpServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/new", http.StatusFound) })
+	mux.HandleFunc("/new", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "home") })
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		time.Sleep(150 * time.Millisecond) // the latency under test, not synchronisation
+		_, _ = io.WriteString(w, `{"form":"`+string(body)+`"}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestHTTPScript runs a k6 HTTP script through the binary: thresholds on
+// http_req_duration{name:…}, on the hop count and on failures decide the
+// exit code, and the checks pass.
+func TestHTTPScript(t *testing.T) {
+	t.Parallel()
+	srv := httpServer(t)
+	tests := []struct {
+		name, thresholds string
+		wantCode         int
+	}{
+		{"passing", `{"http_req_duration{name:slow}":["min>=150"],"http_reqs":["count==12"],` +
+			`"http_reqs{name:home}":["count==6"],"http_req_failed":["rate==0.25"],"checks":["rate==1"]}`, 0},
+		{"failing duration", `{"http_req_duration{name:slow}":["max<100"]}`, 99},
+		{"failing failures", `{"http_req_failed":["rate<0.1"]}`, 99},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "summary.json")
+			r := invocation{
+				args: []string{"run", "-q", "--summary-export", out, script("http/thresholds.js")},
+				env:  []string{"BASE=" + srv.URL, "THRESHOLDS=" + tt.thresholds},
+			}.run(t)
+			r.wantCode(t, tt.wantCode)
+			exp := export(t, out)
+			if got := number(t, exp, "metrics", "http_reqs", "count"); got != 12 {
+				t.Errorf("http_reqs = %v, want 12 (the redirect counts as a request)", got)
+			}
+			if got := number(t, exp, "metrics", "checks", "fails"); got != 0 {
+				t.Errorf("%v checks failed:\n%s", got, r.stdout)
+			}
+			if !strings.Contains(r.stdout, "http_req_duration") || !strings.Contains(r.stdout, "expected_response:true") {
+				t.Errorf("the summary lacks http_req_duration and its expected_response:true submetric:\n%s", r.stdout)
+			}
+		})
+	}
+}
