@@ -85,3 +85,20 @@ func TestInitContext(t *testing.T) {
 		t.Fatalf("error = %v, want the init context refused", r.err)
 	}
 }
+
+// The run's throw and maxRedirects options, under their k6 names.
+func TestThrowAndMaxRedirectsOptions(t *testing.T) {
+	srv := newServer(t)
+	withOptions := func(run *modules.Run) { run.Options = map[string]any{"throw": true, "maxRedirects": float64(1)} }
+	r := mustRun(t, `export default function () {
+  eq(http.get(__ENV.BASE + '/redirect/2').status, 302, 'maxRedirects 1');
+  eq(http.get(__ENV.BASE + '/redirect/2', {redirects: 5}).status, 200, 'the param wins');
+  eq(http.get(__ENV.BASE + '/status/500').status, 500, 'an HTTP error does not throw');
+  let threw = '';
+  try { http.get(__ENV.CLOSED); } catch (e) { threw = String(e); }
+  if (!threw.includes('error_code 1212')) throw new Error('throw option: ' + threw);
+}`, map[string]string{"BASE": srv.URL, "CLOSED": closedURL(t)}, withOptions)
+	if n := len(r.of("http_reqs")); n != 2+3+1+1 {
+		t.Errorf("http_reqs = %d, want 7 (the refused request still counts)", n)
+	}
+}

@@ -2,6 +2,7 @@ package k6http
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ type HTTP struct {
 	metrics   *httpMetrics
 	once      sync.Once
 	transport *http.Transport
+	settings  settings
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -45,14 +47,17 @@ func (h *HTTP) Exports() modules.Exports {
 	return modules.Exports{Default: named, Named: named}
 }
 
-// roundTripper returns the VU's transport, built on first use.
+// roundTripper returns the VU's transport, built on first use with the
+// run's settings.
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
 		opts := clientOptions{}
-		if run := h.vu.State().Run; run != nil {
+		run := h.vu.State().Run
+		if run != nil {
 			opts.InsecureSkipTLSVerify = run.InsecureSkipTLSVerify
 		}
 		h.transport = newTransport(opts)
+		h.settings = runSettings(run)
 	})
 	return h.transport
 }
@@ -67,12 +72,15 @@ func (h *HTTP) request(method string, url, body, params sobek.Value) (sobek.Valu
 	if strings.TrimSpace(method) == "" {
 		return nil, errors.New("k6/http: the method argument is empty")
 	}
-	rt := h.vu.Runtime()
-	req, err := newRequest(rt, method, url, body, params, defaultRedirects)
+	rt, transport := h.vu.Runtime(), h.roundTripper()
+	req, err := newRequest(rt, method, url, body, params, h.settings.maxRedirects)
 	if err != nil {
 		return nil, err
 	}
-	ex := do(h.vu.Context(), h.roundTripper(), req, func(ex *exchange) { h.record(req, ex) })
+	ex := do(h.vu.Context(), transport, req, func(ex *exchange) { h.record(req, ex) })
+	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
+		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, ex.url, ex.errorMsg, ex.errorCode)
+	}
 	return responseValue(rt, req, ex), nil
 }
 
