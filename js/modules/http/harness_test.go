@@ -6,14 +6,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
@@ -116,14 +119,54 @@ func newTLSServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(testMux())
 	srv.EnableHTTP2 = true
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	return srv
 }
 
-// testMux is the handler of the test servers.
+// testMux is the handler of the test servers. /barrier/N answers once N
+// requests to it are in flight together (504 if that does not happen within
+// 5 s); /inflight reports the most requests it had in flight at once.
 func testMux() *http.ServeMux {
 	mux := http.NewServeMux()
+	var (
+		mu                sync.Mutex
+		arrived           = map[string]chan struct{}{}
+		counts            = map[string]int{}
+		inflight, maxSeen int
+	)
+	mux.HandleFunc("/barrier/{n}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("n"))
+		group := r.URL.Query().Get("g")
+		mu.Lock()
+		if arrived[group] == nil {
+			arrived[group] = make(chan struct{})
+		}
+		ch := arrived[group]
+		counts[group]++
+		if counts[group] == n {
+			close(ch)
+		}
+		mu.Unlock()
+		select {
+		case <-ch:
+			fmt.Fprint(w, r.URL.Query().Get("id"))
+		case <-time.After(5 * time.Second):
+			w.WriteHeader(http.StatusGatewayTimeout)
+		}
+	})
+	mux.HandleFunc("/inflight", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inflight++
+		maxSeen = max(maxSeen, inflight)
+		mu.Unlock()
+		runtime.Gosched()
+		mu.Lock()
+		inflight--
+		fmt.Fprint(w, maxSeen)
+		mu.Unlock()
+	})
 	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")

@@ -1,6 +1,7 @@
 package k6http
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
 )
 
 var errInit = errors.New("k6/http: requests can't be made in the init context: make them inside an exported function")
@@ -21,6 +23,9 @@ type HTTP struct {
 	once      sync.Once
 	transport *http.Transport
 	settings  settings
+	// expect is the VU's response callback (setResponseCallback); nil
+	// for none.
+	expect *statusSet
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -28,21 +33,27 @@ var _ modules.Instance = (*HTTP)(nil)
 // newHTTP instantiates the module in vu and registers k6's HTTP metrics in
 // the run's registry (idempotent: once per run in effect).
 func newHTTP(vu modules.VU) *HTTP {
-	h := &HTTP{vu: vu}
+	h := &HTTP{vu: vu, expect: defaultExpected}
 	if run := vu.State().Run; run != nil {
 		h.metrics = registerMetrics(run.Registry)
 	}
 	return h
 }
 
-// Exports returns the request functions and k6's TLS version constants,
-// as the default export and as named exports.
+// Exports returns the request functions, the response callback functions
+// and k6's TLS version constants, as the default export and as named
+// exports.
 func (h *HTTP) Exports() modules.Exports {
 	named := map[string]any{
 		"request": h.request, "get": h.get, "head": h.head, "post": h.bodyMethod(http.MethodPost),
 		"put": h.bodyMethod(http.MethodPut), "patch": h.bodyMethod(http.MethodPatch),
 		"del": h.bodyMethod(http.MethodDelete), "options": h.bodyMethod(http.MethodOptions),
-		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
+		"asyncRequest": h.asyncRequest, "batch": h.batch,
+		"expectedStatuses": func(args ...sobek.Value) (*statusSet, error) {
+			return expectedStatuses(h.vu.Runtime(), args)
+		},
+		"setResponseCallback": h.setResponseCallback,
+		"TLS_1_0":             "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
 	}
 	return modules.Exports{Default: named, Named: named}
 }
@@ -62,26 +73,55 @@ func (h *HTTP) roundTripper() http.RoundTripper {
 	return h.transport
 }
 
-// request is http.request(method, url, body, params): it sends the request,
-// follows redirects, blocks the VU until the last response was read, and
-// returns it. Only bad arguments throw.
-func (h *HTTP) request(method string, url, body, params sobek.Value) (sobek.Value, error) {
+// call is a checked request with what its samples need, captured on the
+// VU's goroutine so that it can be sent from another.
+type call struct {
+	req  *request
+	base metrics.Tags
+}
+
+// prepare checks the arguments of a request on the VU's goroutine.
+func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, error) {
 	if h.vu.InInit() {
 		return nil, errInit
 	}
 	if strings.TrimSpace(method) == "" {
 		return nil, errors.New("k6/http: the method argument is empty")
 	}
-	rt, transport := h.vu.Runtime(), h.roundTripper()
-	req, err := newRequest(rt, method, url, body, params, h.settings.maxRedirects)
+	h.roundTripper()
+	req, err := newRequest(h.vu.Runtime(), method, url, body, params, h.settings.maxRedirects, h.expect)
 	if err != nil {
 		return nil, err
 	}
-	ex := do(h.vu.Context(), transport, req, func(ex *exchange) { h.record(req, ex) })
+	return &call{req: req, base: h.vu.State().Tags}, nil
+}
+
+// send sends a prepared request, following redirects, and pushes the
+// samples of every exchange; safe from any goroutine.
+func (h *HTTP) send(ctx context.Context, c *call) *exchange {
+	return do(ctx, h.roundTripper(), c.req, func(ex *exchange) { h.record(c, ex) })
+}
+
+// response turns the last exchange into the script's response, or into an
+// exception for a network failure when the throw option is set. It runs
+// on the VU's goroutine.
+func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
 		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, ex.url, ex.errorMsg, ex.errorCode)
 	}
-	return responseValue(rt, req, ex), nil
+	return responseValue(h.vu.Runtime(), c.req, ex), nil
+}
+
+// request is http.request(method, url, body, params): it sends the request,
+// follows redirects, blocks the VU until the last response was read, and
+// returns it. Only bad arguments throw (and network failures with the
+// throw option).
+func (h *HTTP) request(method string, url, body, params sobek.Value) (sobek.Value, error) {
+	c, err := h.prepare(method, url, body, params)
+	if err != nil {
+		return nil, err
+	}
+	return h.response(c, h.send(h.vu.Context(), c))
 }
 
 // get is http.get(url, params).
@@ -102,12 +142,24 @@ func (h *HTTP) bodyMethod(method string) func(url, body, params sobek.Value) (so
 	}
 }
 
+// setResponseCallback is http.setResponseCallback(callback): the VU's
+// default response callback, the result of expectedStatuses or null.
+func (h *HTTP) setResponseCallback(v sobek.Value) error {
+	s, err := responseCallback(v)
+	if err != nil {
+		return fmt.Errorf("k6/http: setResponseCallback: %w", err)
+	}
+	h.expect = s
+	return nil
+}
+
 // record pushes the samples of one exchange, unless the VU's context
-// ended it (an interrupted iteration is not a failed request).
-func (h *HTTP) record(req *request, ex *exchange) {
+// ended it (an interrupted iteration is not a failed request); safe from
+// any goroutine.
+func (h *HTTP) record(c *call, ex *exchange) {
 	if h.metrics == nil || ex.canceled {
 		return
 	}
-	st := h.vu.State()
-	st.Push(h.metrics.samples(ex, exchangeTags(st.Tags, req.tags, ex))...)
+	tags := exchangeTags(c.base, c.req.tags, ex, c.req.expect)
+	h.vu.State().Run.Engine.Push(h.metrics.samples(ex, tags, c.req.expect)...)
 }

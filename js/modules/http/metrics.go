@@ -38,8 +38,10 @@ func registerMetrics(reg *metrics.Registry) *httpMetrics {
 
 // exchangeTags are the tags of an exchange's samples: base (the VU's tags:
 // scenario, group, …), the request's own tags, then k6's request tags. The
-// name tag is the request's tags.name, or else the exchange's URL.
-func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange) metrics.Tags {
+// name tag is the request's tags.name, or else the exchange's URL; the
+// expected_response tag is set only when there is a response callback,
+// expect.
+func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange, expect *statusSet) metrics.Tags {
 	tags := make(metrics.Tags, len(base)+len(own)+8)
 	for k, v := range base {
 		tags[k] = v
@@ -52,7 +54,9 @@ func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange) metric
 	}
 	tags["method"], tags["url"] = ex.method, ex.url
 	tags["status"] = strconv.Itoa(ex.status)
-	tags["expected_response"] = strconv.FormatBool(ex.expected())
+	if expect != nil {
+		tags["expected_response"] = strconv.FormatBool(expect.has(ex.status))
+	}
 	if ex.proto != "" {
 		tags["proto"] = ex.proto
 	}
@@ -65,8 +69,9 @@ func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange) metric
 	return tags
 }
 
-// samples returns the samples of one exchange.
-func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags) []metrics.Sample {
+// samples returns the samples of one exchange; http_req_failed only when
+// there is a response callback, expect.
+func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags, expect *statusSet) []metrics.Sample {
 	t := ex.timings
 	out := make([]metrics.Sample, 0, 11)
 	for _, s := range []struct {
@@ -75,9 +80,12 @@ func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags) []metrics.Sample 
 	}{
 		{m.reqs, 1}, {m.duration, t.Duration}, {m.blocked, t.Blocked}, {m.connecting, t.Connecting},
 		{m.tls, t.TLSHandshaking}, {m.sending, t.Sending}, {m.waiting, t.Waiting}, {m.receiving, t.Receiving},
-		{m.failed, boolValue(!ex.expected())}, {m.sent, float64(ex.sent)}, {m.received, float64(ex.received)},
+		{m.sent, float64(ex.sent)}, {m.received, float64(ex.received)},
 	} {
 		out = append(out, metrics.Sample{Metric: s.metric, Tags: tags, Time: ex.end, Value: s.v})
+	}
+	if expect != nil {
+		out = append(out, metrics.Sample{Metric: m.failed, Tags: tags, Time: ex.end, Value: boolValue(!expect.has(ex.status))})
 	}
 	return out
 }

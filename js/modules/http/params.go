@@ -16,24 +16,27 @@ import (
 // support yet are in unsupportedParams, anything else is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
+	"responseCallback": true,
 }
 
 // unsupportedParams are k6 params this module knows but does not
 // implement yet; they are refused rather than silently ignored.
 var unsupportedParams = map[string]bool{
-	"cookies": true, "jar": true, "compression": true, "responseCallback": true,
+	"cookies": true, "jar": true, "compression": true,
 }
 
 // newRequest checks the JavaScript arguments of a request and builds it.
 // Every problem is reported, naming the argument, before anything is sent.
-func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, redirects int) (*request, error) {
+// The defaults of redirects and of the response callback come from the
+// run and the VU.
+func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, redirects int, expect *statusSet) (*request, error) {
 	u, err := requestURL(target)
 	if err != nil {
 		return nil, err
 	}
 	req := &request{
 		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: redirects,
-		tags: map[string]string{},
+		tags: map[string]string{}, expect: expect,
 	}
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 			return fmt.Errorf("k6/http: unknown param %q", key)
 		}
 		v := p.Get(key)
-		if isNullish(v) {
+		if isNullish(v) && key != "responseCallback" { // null is "no callback"
 			continue
 		}
 		if err := req.applyParam(rt, key, v); err != nil {
@@ -109,6 +112,8 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.redirects, err = redirectCount(v)
 	case "responseType":
 		req.responseType, err = parseResponseType(v.String())
+	case "responseCallback":
+		req.expect, err = responseCallback(v)
 	case "auth":
 		if v.String() != "basic" {
 			err = fmt.Errorf("%q is not supported: only \"basic\" (credentials in the URL) is", v.String())

@@ -40,6 +40,9 @@ type request struct {
 	responseType responseType
 	// tags are the request's own tags (params.tags).
 	tags map[string]string
+	// expect is the response callback's set of expected statuses; nil
+	// when there is no callback.
+	expect *statusSet
 }
 
 // exchange is one request and its response: a redirect hop or the final
@@ -70,7 +73,3 @@ type exchange struct {
 	// iteration was interrupted): it is not the server's doing.
 	canceled bool
 }
-
-// expected reports whether the exchange's status is an expected response
-// (k6's default: 200 to 399).
-func (e *exchange) expected() bool { return e.status >= 200 && e.status <= 399 }
