@@ -38,6 +38,8 @@ func TestMethodsAndBodies(t *testing.T) {
   r = http.get(u + '?q=1', {headers: {'X-Test': 'yes'}});
   eq(r.json('headers.X-Test.0'), 'yes', 'request header sent');
   eq(r.request.headers['X-Test'], ['yes'], 'request.headers');
+  eq([r.json('headers.User-Agent.0'), r.request.headers['User-Agent']], ['usefullatency', ['usefullatency']], 'default User-Agent');
+  eq(http.get(u, {headers: {'User-Agent': 'mine'}}).json('headers.User-Agent.0'), 'mine', 'User-Agent param');
   eq(r.json('query'), 'q=1', 'query string');
   r = http.get(__ENV.BASE.replace('http://', 'http://user:pa%20ss@') + '/echo');
   eq(r.json('headers.Authorization.0'), 'Basic ' + 'dXNlcjpwYSBzcw==', 'basic auth from the URL');

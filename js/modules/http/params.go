@@ -25,6 +25,9 @@ var unsupportedParams = map[string]bool{
 	"cookies": true, "jar": true, "compression": true,
 }
 
+// userAgent is the User-Agent header of requests whose headers set none.
+const userAgent = "usefullatency"
+
 // newRequest checks the JavaScript arguments of a request and builds it.
 // Every problem is reported, naming the argument, before anything is sent.
 // The defaults of redirects and of the response callback come from the
@@ -43,6 +46,9 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	}
 	if err := req.applyParams(rt, params); err != nil {
 		return nil, err
+	}
+	if req.header.Get("User-Agent") == "" {
+		req.header.Set("User-Agent", userAgent)
 	}
 	if u.User != nil {
 		// Credentials in the URL are sent as basic authentication (the
