@@ -148,4 +148,3 @@ func toAny(values []sobek.Value) []any {
 	}
 	return out
 }
-

@@ -53,7 +53,9 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 	srv := newServer(t)
 	cases := []struct{ name, call, want string }{
 		{"unknown param", `http.get(U, {timeuot: '1s'})`, `unknown param "timeuot"`},
-		{"unsupported param", `http.get(U, {jar: null})`, `params.jar is not supported yet`},
+		{"unsupported param", `http.get(U, {compression: 'gzip'})`, `params.compression is not supported yet`},
+		{"bad jar", `http.get(U, {jar: {}})`, `params.jar: want a CookieJar`},
+		{"bad cookies", `http.get(U, {cookies: 'a=b'})`, `params.cookies: want an object`},
 		{"bad timeout", `http.get(U, {timeout: 'soon'})`, `params.timeout`},
 		{"negative timeout", `http.get(U, {timeout: -5})`, `params.timeout: must be positive`},
 		{"bad redirects", `http.get(U, {redirects: 1.5})`, `params.redirects`},

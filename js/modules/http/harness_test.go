@@ -45,6 +45,13 @@ type result struct {
 // opts adjust the run before the VU is created.
 func runScript(t *testing.T, src string, env map[string]string, opts ...func(*modules.Run)) result {
 	t.Helper()
+	return runIterations(t, 1, src, env, opts...)
+}
+
+// runIterations is runScript for n iterations of the same VU; it stops at
+// the first that throws.
+func runIterations(t *testing.T, iterations int, src string, env map[string]string, opts ...func(*modules.Run)) result {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.js")
 	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
 		t.Fatal(err)
@@ -75,7 +82,12 @@ func runScript(t *testing.T, src string, env map[string]string, opts ...func(*mo
 	if err != nil {
 		return result{err: err, log: log.String()}
 	}
-	err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
+	for range max(iterations, 1) {
+		err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
+		if err != nil {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	return result{err: err, samples: got, log: log.String()}
@@ -155,6 +167,22 @@ func testMux() *http.ServeMux {
 		case <-time.After(5 * time.Second):
 			w.WriteHeader(http.StatusGatewayTimeout)
 		}
+	})
+	mux.HandleFunc("/setcookie", func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range r.URL.Query() {
+			http.SetCookie(w, &http.Cookie{Name: k, Value: v[0], Path: "/"})
+		}
+	})
+	mux.HandleFunc("/cookies", func(w http.ResponseWriter, r *http.Request) {
+		got := map[string]string{}
+		for _, c := range r.Cookies() {
+			got[c.Name] = c.Value
+		}
+		_ = json.NewEncoder(w).Encode(got)
+	})
+	mux.HandleFunc("/cookieredirect", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "hop", Value: "1", Path: "/"})
+		http.Redirect(w, r, "/cookies", http.StatusFound)
 	})
 	mux.HandleFunc("/inflight", func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 	"strings"
 	"sync"
 
@@ -26,6 +27,9 @@ type HTTP struct {
 	// expect is the VU's response callback (setResponseCallback); nil
 	// for none.
 	expect *statusSet
+	// jar is the VU's cookie jar of iteration jarIteration.
+	jar          *cookiejar.Jar
+	jarIteration int64
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -53,7 +57,8 @@ func (h *HTTP) Exports() modules.Exports {
 			return expectedStatuses(h.vu.Runtime(), args)
 		},
 		"setResponseCallback": h.setResponseCallback,
-		"TLS_1_0":             "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
+		"cookieJar":           h.cookieJar, "CookieJar": h.newCookieJar,
+		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
 	}
 	return modules.Exports{Default: named, Named: named}
 }
@@ -89,7 +94,8 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 		return nil, errors.New("k6/http: the method argument is empty")
 	}
 	h.roundTripper()
-	req, err := newRequest(h.vu.Runtime(), method, url, body, params, h.settings.maxRedirects, h.expect)
+	d := defaults{redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar()}
+	req, err := newRequest(h.vu.Runtime(), method, url, body, params, d)
 	if err != nil {
 		return nil, err
 	}

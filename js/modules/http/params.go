@@ -16,13 +16,23 @@ import (
 // support yet are in unsupportedParams, anything else is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
-	"responseCallback": true,
+	"responseCallback": true, "cookies": true, "jar": true,
 }
 
 // unsupportedParams are k6 params this module knows but does not
 // implement yet; they are refused rather than silently ignored.
 var unsupportedParams = map[string]bool{
-	"cookies": true, "jar": true, "compression": true,
+	"compression": true,
+}
+
+// defaults are the values of the params a request leaves out.
+type defaults struct {
+	// redirects is the maxRedirects option.
+	redirects int
+	// expect is the VU's response callback.
+	expect *statusSet
+	// jar is the VU's cookie jar.
+	jar http.CookieJar
 }
 
 // userAgent is the User-Agent header of requests whose headers set none.
@@ -30,16 +40,15 @@ const userAgent = "usefullatency"
 
 // newRequest checks the JavaScript arguments of a request and builds it.
 // Every problem is reported, naming the argument, before anything is sent.
-// The defaults of redirects and of the response callback come from the
-// run and the VU.
-func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, redirects int, expect *statusSet) (*request, error) {
+// The defaults of params come from the run and the VU.
+func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, d defaults) (*request, error) {
 	u, err := requestURL(target)
 	if err != nil {
 		return nil, err
 	}
 	req := &request{
-		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: redirects,
-		tags: map[string]string{}, expect: expect,
+		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
+		tags: map[string]string{}, expect: d.expect, jar: d.jar,
 	}
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
@@ -95,7 +104,7 @@ func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 			return fmt.Errorf("k6/http: unknown param %q", key)
 		}
 		v := p.Get(key)
-		if isNullish(v) && key != "responseCallback" { // null is "no callback"
+		if isNullish(v) && key != "responseCallback" && key != "jar" { // null is "none" for these
 			continue
 		}
 		if err := req.applyParam(rt, key, v); err != nil {
@@ -118,6 +127,10 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.redirects, err = redirectCount(v)
 	case "responseType":
 		req.responseType, err = parseResponseType(v.String())
+	case "jar":
+		req.jar, err = requestJar(v)
+	case "cookies":
+		req.cookies, err = requestCookies(rt, v)
 	case "responseCallback":
 		req.expect, err = responseCallback(v)
 	case "auth":

@@ -7,14 +7,16 @@ import (
 )
 
 // do sends req on rt, following up to req.redirects redirects; every
-// exchange, hops included, is passed to record as soon as it ended. It
+// exchange, hops included, is passed to record as soon as it ended, and
+// the cookies it set go to the request's jar before the next hop. It
 // returns the last exchange.
 func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*exchange)) *exchange {
 	ctx, cancel := context.WithTimeoutCause(ctx, req.timeout, errRequestTimeout)
 	defer cancel()
 	method, target, header, body := req.method, req.url, req.header, req.body
 	for hop := 0; ; hop++ {
-		ex := send(ctx, rt, method, target, header, body)
+		ex := send(ctx, rt, method, target, hopHeader(header, req, target), body)
+		storeCookies(req.jar, target, ex.header)
 		record(ex)
 		if (ex.errorCode != 0 && ex.status == 0) || hop >= req.redirects {
 			return ex

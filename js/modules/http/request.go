@@ -43,6 +43,11 @@ type request struct {
 	// expect is the response callback's set of expected statuses; nil
 	// when there is no callback.
 	expect *statusSet
+	// jar keeps the cookies responses set and sends them back; nil for
+	// none.
+	jar http.CookieJar
+	// cookies are the cookies param's.
+	cookies []requestCookie
 }
 
 // exchange is one request and its response: a redirect hop or the final

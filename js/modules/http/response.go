@@ -2,6 +2,7 @@ package k6http
 
 import (
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/grafana/sobek"
@@ -14,7 +15,7 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 	t := ex.timings
 	for k, v := range map[string]any{
 		"status": ex.status, "status_text": ex.statusText, "proto": ex.proto, "url": ex.url,
-		"headers": joinedHeaders(ex.header), "body": bodyValue(rt, req.responseType, ex),
+		"headers": sortedObject(rt, joinedHeaders(ex.header)), "body": bodyValue(rt, req.responseType, ex),
 		"error": ex.errorMsg, "error_code": errorCode(ex),
 		"remote_ip": ex.remoteIP, "remote_port": ex.remotePort,
 		"tls_version": ex.tlsVersion, "tls_cipher_suite": ex.cipher,
@@ -22,8 +23,10 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 			"blocked": t.Blocked, "connecting": t.Connecting, "tls_handshaking": t.TLSHandshaking,
 			"sending": t.Sending, "waiting": t.Waiting, "receiving": t.Receiving, "duration": t.Duration,
 		},
+		"cookies": sortedObject(rt, responseCookies(ex.header)),
 		"request": map[string]any{
-			"method": ex.method, "url": ex.url, "headers": listHeaders(ex.reqHeader), "body": string(ex.reqBody),
+			"method": ex.method, "url": ex.url, "headers": sortedObject(rt, listHeaders(ex.reqHeader)),
+			"body": string(ex.reqBody), "cookies": sortedObject(rt, sentCookies(ex.reqHeader)),
 		},
 	} {
 		_ = obj.Set(k, v)
@@ -31,6 +34,21 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 	_ = obj.Set("json", func(selector sobek.Value) (sobek.Value, error) {
 		return jsonValue(rt, req.responseType, ex.body, selector)
 	})
+	return obj
+}
+
+// sortedObject returns m as a plain JavaScript object whose keys are in
+// sorted order, so that scripts see a stable Object.keys order.
+func sortedObject(rt *sobek.Runtime, m map[string]any) *sobek.Object {
+	obj := rt.NewObject()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		_ = obj.Set(k, m[k])
+	}
 	return obj
 }
 
