@@ -48,6 +48,13 @@ const got = http.get('http://127.0.0.1:8099/bytes', { responseType: 'binary' });
 const size: number = (got.body as ArrayBuffer).byteLength + got.timings.waiting + login.error_code;
 const pair = http.batch(['http://a/', ['POST', 'http://b/', '{}', { timeout: 100 }], { url: 'http://c/' }]);
 const named = http.batch({ home: 'http://a/', api: { method: 'GET', url: 'http://b/' } });
+const jar = http.cookieJar();
+jar.set('http://a/', 'session', 'x', { path: '/', http_only: true, max_age: 60 });
+const mine = new http.CookieJar();
+const withCookies = http.get('http://a/', { cookies: { a: 'b', s: { value: 'y', replace: true } }, jar: mine });
+const sessions: string[] = jar.cookiesForURL('http://a/')['session'];
+const setBy: number = (withCookies.cookies['id']?.[0]?.expires ?? 0) + sessions.length;
+export { setBy };
 export async function httpAsync(): Promise<number> {
   const r = await http.asyncRequest('GET', 'http://a/');
   return r.status + pair[0].status + named.home.status + named.api.timings.duration + size + token.length;

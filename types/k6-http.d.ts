@@ -1,7 +1,7 @@
 /**
  * Type declarations for `k6/http` as usefullatency implements it: k6's
  * request functions, response object, batch, asyncRequest and response
- * callbacks. Cookies, cookie jars, http.file, http.url and compression are
+ * callbacks, cookie jars. http.file, http.url and the compression param are
  * not implemented yet.
  */
 declare module 'k6/http' {
@@ -27,6 +27,42 @@ declare module 'k6/http' {
     auth?: 'basic';
     /** Expected statuses for http_req_failed and the expected_response tag; null for none. */
     responseCallback?: ExpectedStatuses | null;
+    /** Cookies of this request; replace: true takes the place of the jar's cookie of the same name. */
+    cookies?: Record<string, string | { value: string; replace?: boolean }>;
+    /** The jar to use instead of the VU's; null for none. */
+    jar?: CookieJar | null;
+  }
+
+  export interface CookieOptions {
+    domain?: string;
+    path?: string;
+    /** An HTTP date, e.g. "Wed, 21 Oct 2026 07:28:00 GMT". */
+    expires?: string;
+    /** Seconds. */
+    max_age?: number;
+    secure?: boolean;
+    http_only?: boolean;
+  }
+
+  export class CookieJar {
+    constructor();
+    /** The cookies the jar would send to url: name → values. */
+    cookiesForURL(url: string): Record<string, string[]>;
+    set(url: string, name: string, value: string, options?: CookieOptions): void;
+    delete(url: string, name: string): void;
+    clear(url: string): void;
+  }
+
+  export interface ResponseCookie {
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    http_only: boolean;
+    secure: boolean;
+    max_age: number;
+    /** Milliseconds since the epoch, 0 when unset. */
+    expires: number;
   }
 
   /** k6's durations of one request, in milliseconds. */
@@ -64,7 +100,12 @@ declare module 'k6/http' {
     tls_cipher_suite: string;
     timings: Timings;
     /** The last request sent (after redirects). */
-    request: { method: string; url: string; headers: Record<string, string[]>; body: string };
+    request: {
+      method: string; url: string; headers: Record<string, string[]>; body: string;
+      cookies: Record<string, Array<{ name: string; value: string; replace: boolean }>>;
+    };
+    /** The cookies the response set, by name. */
+    cookies: Record<string, ResponseCookie[]>;
     /** The body parsed as JSON, or the value at a GJSON path (undefined when nothing matches). */
     json(selector?: string): any;
   }
@@ -88,6 +129,8 @@ declare module 'k6/http' {
   export function batch<K extends string>(requests: Record<K, BatchRequest>): Record<K, Response>;
   export function expectedStatuses(...statuses: Array<number | { min: number; max: number }>): ExpectedStatuses;
   export function setResponseCallback(callback: ExpectedStatuses | null): void;
+  /** The VU's cookie jar, emptied at each iteration. */
+  export function cookieJar(): CookieJar;
 
   export const TLS_1_0: 'tls1.0';
   export const TLS_1_1: 'tls1.1';
@@ -98,6 +141,7 @@ declare module 'k6/http' {
     request: typeof request; get: typeof get; head: typeof head; post: typeof post; put: typeof put;
     patch: typeof patch; del: typeof del; options: typeof options; asyncRequest: typeof asyncRequest;
     batch: typeof batch; expectedStatuses: typeof expectedStatuses; setResponseCallback: typeof setResponseCallback;
+    cookieJar: typeof cookieJar; CookieJar: typeof CookieJar;
     TLS_1_0: typeof TLS_1_0; TLS_1_1: typeof TLS_1_1; TLS_1_2: typeof TLS_1_2; TLS_1_3: typeof TLS_1_3;
   };
   export default http;
