@@ -1,6 +1,9 @@
 package k6http_test
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -102,5 +105,25 @@ func TestThrowAndMaxRedirectsOptions(t *testing.T) {
 }`, map[string]string{"BASE": srv.URL, "CLOSED": closedURL(t)}, withOptions)
 	if n := len(r.of("http_reqs")); n != 2+3+1+1 {
 		t.Errorf("http_reqs = %d, want 7 (the refused request still counts)", n)
+	}
+}
+
+// A request cut short because the iteration was interrupted (the VU's
+// context ended) is not a failed request: it emits no samples.
+func TestInterruptedRequestEmitsNothing(t *testing.T) {
+	arrived := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-arrived
+		cancel()
+	}()
+	r := runIterationsCtx(ctx, t, 1, `export default function () { http.get(__ENV.BASE); }`, map[string]string{"BASE": srv.URL})
+	if n := len(r.of("http_reqs")) + len(r.of("http_req_failed")); n != 0 {
+		t.Errorf("%d samples of an interrupted request, want none", n)
 	}
 }

@@ -52,6 +52,12 @@ func runScript(t *testing.T, src string, env map[string]string, opts ...func(*mo
 // the first that throws.
 func runIterations(t *testing.T, iterations int, src string, env map[string]string, opts ...func(*modules.Run)) result {
 	t.Helper()
+	return runIterationsCtx(context.Background(), t, iterations, src, env, opts...)
+}
+
+// runIterationsCtx is runIterations with the iterations' context.
+func runIterationsCtx(ctx context.Context, t *testing.T, iterations int, src string, env map[string]string, opts ...func(*modules.Run)) result {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.js")
 	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,7 +89,7 @@ func runIterations(t *testing.T, iterations int, src string, env map[string]stri
 		return result{err: err, log: log.String()}
 	}
 	for range max(iterations, 1) {
-		err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
+		err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
 		if err != nil {
 			break
 		}

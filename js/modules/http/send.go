@@ -79,9 +79,7 @@ func (ex *exchange) connection(conn net.Conn, base [2]int64) {
 func (ex *exchange) fail(ctx context.Context, err error) {
 	ex.status, ex.statusText, ex.proto, ex.header, ex.body = 0, "", "", nil, nil
 	ex.errorCode, ex.errorMsg = classify(ctx, err)
-	if ex.errorCode == codeGeneric && ctx.Err() != nil {
-		ex.canceled = true
-	}
+	ex.canceled = ctx.Err() != nil && ex.errorCode != codeTimeout
 }
 
 // tlsVersionName returns k6's name of a TLS version ("tls1.3").
