@@ -68,6 +68,8 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 		{"relative url", `http.get('/echo')`, `invalid url "/echo"`},
 		{"missing url", `http.get()`, `the url argument is missing`},
 		{"bad body", `http.post(U, 42)`, `the body must be`},
+		{"empty method", `http.request('', U)`, `invalid method ""`},
+		{"bad method", `http.request('GE T', U)`, `invalid method "GE T"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

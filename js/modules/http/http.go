@@ -90,8 +90,8 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	if h.vu.InInit() {
 		return nil, errInit
 	}
-	if strings.TrimSpace(method) == "" {
-		return nil, errors.New("k6/http: the method argument is empty")
+	if !isToken(method) {
+		return nil, fmt.Errorf("k6/http: invalid method %q: want a token such as GET or POST", method)
 	}
 	h.roundTripper()
 	d := defaults{redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar()}
@@ -100,6 +100,20 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 		return nil, err
 	}
 	return &call{req: req, base: h.vu.State().Tags}, nil
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110), as a method must
+// be.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 126 || r <= 32 || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // send sends a prepared request, following redirects, and pushes the
