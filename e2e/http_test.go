@@ -11,7 +11,8 @@ import (
 )
 
 // httpServer serves http/thresholds.js: /old redirects to /new, /slow
-// answers the posted form after 150 ms, anything else is 404.
+// answers the posted form after 150 ms, /login sets a session cookie that
+// /me answers with, anything else is 404.
 func httpServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -21,6 +22,14 @@ func httpServer(t *testing.T) *httptest.Server {
 		body, _ := io.ReadAll(r.Body)
 		time.Sleep(150 * time.Millisecond) // the latency under test, not synchronisation
 		_, _ = io.WriteString(w, `{"form":"`+string(body)+`"}`)
+	})
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: r.FormValue("user"), Path: "/"})
+	})
+	mux.HandleFunc("/me", func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie("session"); err == nil {
+			_, _ = io.WriteString(w, c.Value)
+		}
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -37,8 +46,8 @@ func TestHTTPScript(t *testing.T) {
 		name, thresholds string
 		wantCode         int
 	}{
-		{"passing", `{"http_req_duration{name:slow}":["min>=150"],"http_reqs":["count==12"],` +
-			`"http_reqs{name:home}":["count==6"],"http_req_failed":["rate==0.25"],"checks":["rate==1"]}`, 0},
+		{"passing", `{"http_req_duration{name:slow}":["min>=150"],"http_reqs":["count==24"],` +
+			`"http_reqs{name:home}":["count==6"],"http_req_failed":["rate==0.125"],"checks":["rate==1"]}`, 0},
 		{"failing duration", `{"http_req_duration{name:slow}":["max<100"]}`, 99},
 		{"failing failures", `{"http_req_failed":["rate<0.1"]}`, 99},
 	}
@@ -52,11 +61,11 @@ func TestHTTPScript(t *testing.T) {
 			}.run(t)
 			r.wantCode(t, tt.wantCode)
 			exp := export(t, out)
-			if got := number(t, exp, "metrics", "http_reqs", "count"); got != 12 {
-				t.Errorf("http_reqs = %v, want 12 (the redirect counts as a request)", got)
+			if got := number(t, exp, "metrics", "http_reqs", "count"); got != 24 {
+				t.Errorf("http_reqs = %v, want 24 (8 per iteration, the redirect hop included)", got)
 			}
-			if got := number(t, exp, "metrics", "checks", "fails"); got != 0 {
-				t.Errorf("%v checks failed:\n%s", got, r.stdout)
+			if fails, passes := number(t, exp, "metrics", "checks", "fails"), number(t, exp, "metrics", "checks", "passes"); fails != 0 || passes != 18 {
+				t.Errorf("checks: %v passed, %v failed, want 18 passed (6 per iteration):\n%s", passes, fails, r.stdout)
 			}
 			if !strings.Contains(r.stdout, "http_req_duration") || !strings.Contains(r.stdout, "expected_response:true") {
 				t.Errorf("the summary lacks http_req_duration and its expected_response:true submetric:\n%s", r.stdout)

@@ -1,6 +1,7 @@
-// A k6 HTTP script: three requests per iteration against __ENV.BASE (a
-// redirect, a slow page, a missing page), checks on the responses, and the
-// thresholds given as JSON in __ENV.THRESHOLDS.
+// A k6 HTTP script against __ENV.BASE: a redirect, a slow page, a missing
+// page, a login whose cookie the next request carries, and a batch of two;
+// checks on the responses, and the thresholds given as JSON in
+// __ENV.THRESHOLDS.
 import http from 'k6/http';
 import { check } from 'k6';
 
@@ -19,4 +20,8 @@ export default function () {
   check(slow, { 'slow echoes the form': (r) => r.json('form') === 'q=x' });
   const missing = http.get(`${__ENV.BASE}/missing`);
   check(missing, { 'missing is 404 with code 1404': (r) => r.status === 404 && r.error_code === 1404 });
+  http.post(`${__ENV.BASE}/login`, { user: 'ada' });
+  check(http.get(`${__ENV.BASE}/me`), { 'the session cookie is sent': (r) => r.body === 'ada' });
+  const [a, b] = http.batch([`${__ENV.BASE}/new`, ['GET', `${__ENV.BASE}/me`]]);
+  check(a, { 'batch answers in order': (r) => r.body === 'home' && b.body === 'ada' });
 }
