@@ -7,6 +7,7 @@ require (
 	github.com/golang/snappy v1.0.0
 	github.com/grafana/sobek v0.0.0-20260429085637-a66d4790012b
 	github.com/spf13/pflag v1.0.10
+	github.com/tidwall/gjson v1.20.4
 	github.com/tmaxmax/go-sse v0.12.0
 	golang.org/x/crypto v0.59.0
 	golang.org/x/sys v0.50.0
@@ -18,6 +19,8 @@ require (
 	github.com/dlclark/regexp2 v1.12.0 // indirect
 	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect

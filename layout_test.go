@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
 	"js/modules/timers":    3,
+	"js/modules/http":      3,
 	"js/modules/usefulsse": 3,
 	"js/modules/sse":       4, // the xk6-sse API, sent through the usefulsse probe
 	"js":                   5,

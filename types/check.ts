@@ -1,6 +1,7 @@
 // Compiles the declarations against typical uses; `make test` runs tsc on it.
 import usefulsse, { Result, request, requestAsync } from 'k6/x/usefulsse';
 import sse from 'k6/x/sse';
+import http, { Response, expectedStatuses } from 'k6/http';
 
 const r: Result = usefulsse.post('http://127.0.0.1:8099/chat', { bucket: 'qa', question: 'refund?' }, {
   dialect: 'business',
@@ -36,5 +37,27 @@ const res = sse.open('http://127.0.0.1:8099/chat', { method: 'POST', body: '{}',
 });
 const status: number = res.status + (useful ?? 0) + (fallback ?? 0) + tokens;
 export { status };
+
+http.setResponseCallback(expectedStatuses(200, { min: 300, max: 399 }));
+const login: Response = http.post('http://127.0.0.1:8099/login', { user: 'a', pass: 'b' }, {
+  headers: { Accept: 'application/json' }, tags: { name: 'login' }, timeout: '10s', redirects: 0,
+  responseCallback: null,
+});
+const token: string = login.json('token');
+const got = http.get('http://127.0.0.1:8099/bytes', { responseType: 'binary' });
+const size: number = (got.body as ArrayBuffer).byteLength + got.timings.waiting + login.error_code;
+const pair = http.batch(['http://a/', ['POST', 'http://b/', '{}', { timeout: 100 }], { url: 'http://c/' }]);
+const named = http.batch({ home: 'http://a/', api: { method: 'GET', url: 'http://b/' } });
+const jar = http.cookieJar();
+jar.set('http://a/', 'session', 'x', { path: '/', http_only: true, max_age: 60 });
+const mine = new http.CookieJar();
+const withCookies = http.get('http://a/', { cookies: { a: 'b', s: { value: 'y', replace: true } }, jar: mine });
+const sessions: string[] = jar.cookiesForURL('http://a/')['session'];
+const setBy: number = (withCookies.cookies['id']?.[0]?.expires ?? 0) + sessions.length;
+export { setBy };
+export async function httpAsync(): Promise<number> {
+  const r = await http.asyncRequest('GET', 'http://a/');
+  return r.status + pair[0].status + named.home.status + named.api.timings.duration + size + token.length;
+}
 
 declare const console: { log(...args: unknown[]): void };

@@ -1,0 +1,185 @@
+package k6http
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"strings"
+	"sync"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+var errInit = errors.New("k6/http: requests can't be made in the init context: make them inside an exported function")
+
+// HTTP is the k6/http module of one VU. Its transport, and so its
+// connections, are the VU's own.
+type HTTP struct {
+	vu        modules.VU
+	metrics   *httpMetrics
+	once      sync.Once
+	transport *http.Transport
+	settings  settings
+	// expect is the VU's response callback (setResponseCallback); nil
+	// for none.
+	expect *statusSet
+	// jar is the VU's cookie jar of iteration jarIteration.
+	jar          *cookiejar.Jar
+	jarIteration int64
+}
+
+var _ modules.Instance = (*HTTP)(nil)
+
+// newHTTP instantiates the module in vu and registers k6's HTTP metrics in
+// the run's registry (idempotent: once per run in effect).
+func newHTTP(vu modules.VU) *HTTP {
+	h := &HTTP{vu: vu, expect: defaultExpected}
+	if run := vu.State().Run; run != nil {
+		h.metrics = registerMetrics(run.Registry)
+	}
+	return h
+}
+
+// Exports returns the request functions, the response callback functions
+// and k6's TLS version constants, as the default export and as named
+// exports.
+func (h *HTTP) Exports() modules.Exports {
+	named := map[string]any{
+		"request": h.request, "get": h.get, "head": h.head, "post": h.bodyMethod(http.MethodPost),
+		"put": h.bodyMethod(http.MethodPut), "patch": h.bodyMethod(http.MethodPatch),
+		"del": h.bodyMethod(http.MethodDelete), "options": h.bodyMethod(http.MethodOptions),
+		"asyncRequest": h.asyncRequest, "batch": h.batch,
+		"expectedStatuses": func(args ...sobek.Value) (*statusSet, error) {
+			return expectedStatuses(h.vu.Runtime(), args)
+		},
+		"setResponseCallback": h.setResponseCallback,
+		"cookieJar":           h.cookieJar, "CookieJar": h.newCookieJar,
+		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
+	}
+	return modules.Exports{Default: named, Named: named}
+}
+
+// roundTripper returns the VU's transport, built on first use with the
+// run's settings.
+func (h *HTTP) roundTripper() http.RoundTripper {
+	h.once.Do(func() {
+		opts := clientOptions{}
+		run := h.vu.State().Run
+		if run != nil {
+			opts.InsecureSkipTLSVerify = run.InsecureSkipTLSVerify
+		}
+		h.transport = newTransport(opts)
+		h.settings = runSettings(run)
+	})
+	return h.transport
+}
+
+// call is a checked request with what its samples need, captured on the
+// VU's goroutine so that it can be sent from another.
+type call struct {
+	req  *request
+	base metrics.Tags
+}
+
+// prepare checks the arguments of a request on the VU's goroutine.
+func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, error) {
+	if h.vu.InInit() {
+		return nil, errInit
+	}
+	if !isToken(method) {
+		return nil, fmt.Errorf("k6/http: invalid method %q: want a token such as GET or POST", method)
+	}
+	h.roundTripper()
+	d := defaults{redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar()}
+	req, err := newRequest(h.vu.Runtime(), method, url, body, params, d)
+	if err != nil {
+		return nil, err
+	}
+	return &call{req: req, base: h.vu.State().Tags}, nil
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110), as a method must
+// be.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 126 || r <= 32 || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// send sends a prepared request, following redirects, and pushes the
+// samples of every exchange; safe from any goroutine.
+func (h *HTTP) send(ctx context.Context, c *call) *exchange {
+	return do(ctx, h.roundTripper(), c.req, func(ex *exchange) { h.record(c, ex) })
+}
+
+// response turns the last exchange into the script's response, or into an
+// exception for a network failure when the throw option is set. It runs
+// on the VU's goroutine.
+func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
+	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
+		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, ex.url, ex.errorMsg, ex.errorCode)
+	}
+	return responseValue(h.vu.Runtime(), c.req, ex), nil
+}
+
+// request is http.request(method, url, body, params): it sends the request,
+// follows redirects, blocks the VU until the last response was read, and
+// returns it. Only bad arguments throw (and network failures with the
+// throw option).
+func (h *HTTP) request(method string, url, body, params sobek.Value) (sobek.Value, error) {
+	c, err := h.prepare(method, url, body, params)
+	if err != nil {
+		return nil, err
+	}
+	return h.response(c, h.send(h.vu.Context(), c))
+}
+
+// get is http.get(url, params).
+func (h *HTTP) get(url, params sobek.Value) (sobek.Value, error) {
+	return h.request(http.MethodGet, url, sobek.Undefined(), params)
+}
+
+// head is http.head(url, params).
+func (h *HTTP) head(url, params sobek.Value) (sobek.Value, error) {
+	return h.request(http.MethodHead, url, sobek.Undefined(), params)
+}
+
+// bodyMethod returns http.post, put, patch, del or options: (url, body,
+// params) sent with method.
+func (h *HTTP) bodyMethod(method string) func(url, body, params sobek.Value) (sobek.Value, error) {
+	return func(url, body, params sobek.Value) (sobek.Value, error) {
+		return h.request(method, url, body, params)
+	}
+}
+
+// setResponseCallback is http.setResponseCallback(callback): the VU's
+// default response callback, the result of expectedStatuses or null.
+func (h *HTTP) setResponseCallback(v sobek.Value) error {
+	s, err := responseCallback(v)
+	if err != nil {
+		return fmt.Errorf("k6/http: setResponseCallback: %w", err)
+	}
+	h.expect = s
+	return nil
+}
+
+// record pushes the samples of one exchange, unless the VU's context
+// ended it (an interrupted iteration is not a failed request); safe from
+// any goroutine.
+func (h *HTTP) record(c *call, ex *exchange) {
+	if h.metrics == nil || ex.canceled {
+		return
+	}
+	tags := exchangeTags(c.base, c.req.tags, ex, c.req.expect)
+	h.vu.State().Run.Engine.Push(h.metrics.samples(ex, tags, c.req.expect)...)
+}

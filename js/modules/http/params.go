@@ -1,0 +1,204 @@
+package k6http
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/options"
+)
+
+// paramKeys are the params this module reads; k6 params it does not
+// support yet are in unsupportedParams, anything else is an error.
+var paramKeys = map[string]bool{
+	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
+	"responseCallback": true, "cookies": true, "jar": true,
+}
+
+// unsupportedParams are k6 params this module knows but does not
+// implement yet; they are refused rather than silently ignored.
+var unsupportedParams = map[string]bool{
+	"compression": true,
+}
+
+// defaults are the values of the params a request leaves out.
+type defaults struct {
+	// redirects is the maxRedirects option.
+	redirects int
+	// expect is the VU's response callback.
+	expect *statusSet
+	// jar is the VU's cookie jar.
+	jar http.CookieJar
+}
+
+// userAgent is the User-Agent header of requests whose headers set none.
+const userAgent = "usefullatency"
+
+// newRequest checks the JavaScript arguments of a request and builds it.
+// Every problem is reported, naming the argument, before anything is sent.
+// The defaults of params come from the run and the VU.
+func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, d defaults) (*request, error) {
+	u, err := requestURL(target)
+	if err != nil {
+		return nil, err
+	}
+	req := &request{
+		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
+		tags: map[string]string{}, expect: d.expect, jar: d.jar,
+	}
+	if req.body, err = requestBody(rt, body, req.header); err != nil {
+		return nil, err
+	}
+	if err := req.applyParams(rt, params); err != nil {
+		return nil, err
+	}
+	if req.header.Get("User-Agent") == "" {
+		req.header.Set("User-Agent", userAgent)
+	}
+	if u.User != nil {
+		// Credentials in the URL are sent as basic authentication (the
+		// auth param's default) and never in the request line.
+		pass, _ := u.User.Password()
+		if req.header.Get("Authorization") == "" {
+			r := &http.Request{Header: req.header}
+			r.SetBasicAuth(u.User.Username(), pass)
+		}
+		u.User = nil
+	}
+	req.url = u.String()
+	return req, nil
+}
+
+// requestURL parses the url argument: a string, or an object whose string
+// form is the URL (a URL object).
+func requestURL(v sobek.Value) (*url.URL, error) {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+		return nil, errors.New("k6/http: the url argument is missing")
+	}
+	s := v.String()
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("k6/http: invalid url %q: %w", s, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("k6/http: invalid url %q: want an absolute http:// or https:// URL", s)
+	}
+	return u, nil
+}
+
+// applyParams reads every param of params into req.
+func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
+	if isNullish(params) {
+		return nil
+	}
+	p := params.ToObject(rt)
+	for _, key := range p.Keys() {
+		switch {
+		case unsupportedParams[key]:
+			return fmt.Errorf("k6/http: params.%s is not supported yet", key)
+		case !paramKeys[key]:
+			return fmt.Errorf("k6/http: unknown param %q", key)
+		}
+		v := p.Get(key)
+		if isNullish(v) && key != "responseCallback" && key != "jar" { // null is "none" for these
+			continue
+		}
+		if err := req.applyParam(rt, key, v); err != nil {
+			return fmt.Errorf("k6/http: params.%s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// applyParam reads one param.
+func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (err error) {
+	switch key {
+	case "headers":
+		return stringMap(rt, v, func(k, val string) { req.header.Set(k, val) })
+	case "tags":
+		return stringMap(rt, v, func(k, val string) { req.tags[k] = val })
+	case "timeout":
+		req.timeout, err = timeout(v)
+	case "redirects":
+		req.redirects, err = redirectCount(v)
+	case "responseType":
+		req.responseType, err = parseResponseType(v.String())
+	case "jar":
+		req.jar, err = requestJar(v)
+	case "cookies":
+		req.cookies, err = requestCookies(rt, v)
+	case "responseCallback":
+		req.expect, err = responseCallback(v)
+	case "auth":
+		if v.String() != "basic" {
+			err = fmt.Errorf("%q is not supported: only \"basic\" (credentials in the URL) is", v.String())
+		}
+	}
+	return err
+}
+
+// stringMap calls set with every property of the object v, values read as
+// strings.
+func stringMap(rt *sobek.Runtime, v sobek.Value, set func(k, v string)) error {
+	if _, ok := v.Export().(map[string]any); !ok {
+		return fmt.Errorf("want an object, got %s", v.String())
+	}
+	obj := v.ToObject(rt)
+	for _, k := range obj.Keys() {
+		set(k, obj.Get(k).String())
+	}
+	return nil
+}
+
+// timeout reads a duration string ("30s") or a number of milliseconds; it
+// must be positive.
+func timeout(v sobek.Value) (d time.Duration, err error) {
+	if s, ok := v.Export().(string); ok {
+		dur, err := options.ParseDuration(s)
+		if err != nil {
+			return 0, err
+		}
+		d = dur
+	} else {
+		ms := v.ToFloat()
+		if math.IsNaN(ms) || math.IsInf(ms, 0) {
+			return 0, fmt.Errorf("want a duration string or milliseconds, got %s", v.String())
+		}
+		d = time.Duration(ms * float64(time.Millisecond))
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("must be positive, got %s", v.String())
+	}
+	return d, nil
+}
+
+// redirectCount reads a number of redirects: a whole number from 0.
+func redirectCount(v sobek.Value) (int, error) {
+	f := v.ToFloat()
+	if f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		return 0, fmt.Errorf("want a whole number from 0, got %s", v.String())
+	}
+	return int(f), nil
+}
+
+// parseResponseType reads "text", "binary" or "none".
+func parseResponseType(s string) (responseType, error) {
+	switch s {
+	case "text":
+		return asText, nil
+	case "binary":
+		return asBinary, nil
+	case "none":
+		return asNone, nil
+	}
+	return 0, fmt.Errorf("want \"text\", \"binary\" or \"none\", got %q", s)
+}
+
+// isNullish reports whether v is missing, undefined or null.
+func isNullish(v sobek.Value) bool {
+	return v == nil || sobek.IsUndefined(v) || sobek.IsNull(v)
+}

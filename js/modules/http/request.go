@@ -1,0 +1,80 @@
+package k6http
+
+import (
+	"net/http"
+	"time"
+)
+
+// responseType says how a response body reaches the script.
+type responseType int
+
+// The response types of the responseType param.
+const (
+	// asText gives the body as a string (the default).
+	asText responseType = iota
+	// asBinary gives the body as an ArrayBuffer.
+	asBinary
+	// asNone reads and discards the body; response.body is null.
+	asNone
+)
+
+// defaultTimeout is the timeout of a request without a timeout param, as
+// in k6.
+const defaultTimeout = 60 * time.Second
+
+// defaultRedirects is the number of redirects followed without a redirects
+// param, k6's default for the maxRedirects option.
+const defaultRedirects = 10
+
+// request is a request as the script asked for it, checked and ready to
+// send.
+type request struct {
+	method, url string
+	header      http.Header
+	body        []byte
+	// timeout bounds the whole request, redirects included.
+	timeout time.Duration
+	// redirects is how many redirects are followed; 0 returns the first
+	// redirect response.
+	redirects    int
+	responseType responseType
+	// tags are the request's own tags (params.tags).
+	tags map[string]string
+	// expect is the response callback's set of expected statuses; nil
+	// when there is no callback.
+	expect *statusSet
+	// jar keeps the cookies responses set and sends them back; nil for
+	// none.
+	jar http.CookieJar
+	// cookies are the cookies param's.
+	cookies []requestCookie
+}
+
+// exchange is one request and its response: a redirect hop or the final
+// response.
+type exchange struct {
+	method, url string
+	reqHeader   http.Header
+	reqBody     []byte
+
+	// status is 0 when no response was received.
+	status             int
+	statusText, proto  string
+	header             http.Header
+	body               []byte
+	timings            timings
+	remoteIP           string
+	remotePort         int
+	tlsVersion, cipher string
+
+	// errorCode is k6's code of the failure, 0 when none; errorMsg says
+	// what failed.
+	errorCode int
+	errorMsg  string
+	// sent and received count the bytes of the exchange on the wire.
+	sent, received int64
+	end            time.Time
+	// canceled is set when the VU's context ended the exchange (the
+	// iteration was interrupted): it is not the server's doing.
+	canceled bool
+}

@@ -1,0 +1,88 @@
+package k6http
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"time"
+)
+
+// send performs one exchange (no redirect following) on rt and reads the
+// whole response body. ctx carries the request's deadline; a failure is
+// recorded in the exchange, never returned.
+func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte) *exchange {
+	ex := &exchange{method: method, url: url, reqHeader: header, reqBody: body}
+	tr := &tracer{}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
+	if err != nil {
+		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, err.Error(), time.Now()
+		return ex
+	}
+	req.Header = header
+	res, err := rt.RoundTrip(req)
+	if err == nil {
+		err = ex.readResponse(res)
+	}
+	p, conn, base := tr.finish()
+	ex.end, ex.timings = p.done, p.timings()
+	ex.connection(conn, base)
+	if err != nil {
+		ex.fail(ctx, err)
+	}
+	return ex
+}
+
+// bodyReader returns a reader of body, or nil for no body (so that no
+// Content-Length: 0 is sent with a GET).
+func bodyReader(body []byte) io.Reader {
+	if body == nil {
+		return nil
+	}
+	return bytes.NewReader(body)
+}
+
+// readResponse copies the status, headers, TLS state and whole body of res
+// into ex and closes the body.
+func (ex *exchange) readResponse(res *http.Response) error {
+	defer res.Body.Close()
+	ex.status, ex.statusText, ex.proto, ex.header = res.StatusCode, res.Status, res.Proto, res.Header
+	if res.TLS != nil {
+		ex.tlsVersion, ex.cipher = tlsVersionName(res.TLS.Version), tls.CipherSuiteName(res.TLS.CipherSuite)
+	}
+	body, err := io.ReadAll(res.Body)
+	ex.body = body
+	return err
+}
+
+// connection records the remote address of conn and the bytes the
+// exchange moved on it: all of a new connection's (handshakes included),
+// what a reused one moved since the exchange got it (base).
+func (ex *exchange) connection(conn net.Conn, base [2]int64) {
+	if conn == nil {
+		return
+	}
+	if addr, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
+		ex.remoteIP, ex.remotePort = addr.IP.String(), addr.Port
+	}
+	sent, received := counts(conn)
+	ex.sent, ex.received = sent-base[0], received-base[1]
+}
+
+// fail records err as the exchange's failure: no response (status 0) and
+// k6's error code. An error caused by the VU's context marks the exchange
+// canceled.
+func (ex *exchange) fail(ctx context.Context, err error) {
+	ex.status, ex.statusText, ex.proto, ex.header, ex.body = 0, "", "", nil, nil
+	ex.errorCode, ex.errorMsg = classify(ctx, err)
+	ex.canceled = ctx.Err() != nil && ex.errorCode != codeTimeout
+}
+
+// tlsVersionName returns k6's name of a TLS version ("tls1.3").
+func tlsVersionName(v uint16) string {
+	return strings.ReplaceAll(strings.ToLower(tls.VersionName(v)), "tls ", "tls")
+}
