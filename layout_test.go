@@ -33,6 +33,7 @@ var layers = map[string]int{
 	"js":                   5,
 	"":                     5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
 	"runner":               6,
+	"js/jstest":            6, // real VUs for the tests of JS modules
 	"cmd/usefullatency":    7,
 }
 

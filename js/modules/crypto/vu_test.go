@@ -1,16 +1,11 @@
 package k6crypto_test
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/grafana/sobek"
-	"github.com/usefullatency/usefullatency/js"
-	"github.com/usefullatency/usefullatency/js/modules"
-	"github.com/usefullatency/usefullatency/metrics"
+
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // newVU initialises a real VU on a script that imports k6/crypto as
@@ -29,22 +24,7 @@ globalThis.ascii = (s) => new Uint8Array(Array.from(s, (ch) => ch.charCodeAt(0))
 globalThis.list = (buf) => Array.from(new Uint8Array(buf)).join(',');
 export default function () {}
 `
-	p := filepath.Join(t.TempDir(), "s.js")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := metrics.NewRegistry()
-	run := &modules.Run{Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{}, Log: &bytes.Buffer{}}
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vu.Runtime()
+	return jstest.NewVU(t, src).Runtime()
 }
 
 // eval runs each expression in rt and reports those whose value, as a

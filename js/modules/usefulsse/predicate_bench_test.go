@@ -6,16 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/grafana/sobek"
+
 	"github.com/usefullatency/usefullatency/js"
-	"github.com/usefullatency/usefullatency/js/modules"
-	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/sse"
 )
 
@@ -30,24 +28,7 @@ import (
 // package as the runner does.
 func benchVU(b *testing.B) *js.VU {
 	b.Helper()
-	path := filepath.Join(b.TempDir(), "s.js")
-	if err := os.WriteFile(path, []byte("export default function () {}\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	bundle, err := js.NewBundle(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	reg := metrics.NewRegistry()
-	run := &modules.Run{
-		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{}, Log: &bytes.Buffer{},
-	}
-	vu, err := bundle.NewVU(context.Background(), 1, run)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return vu
+	return jstest.NewVU(b, "export default function () {}\n")
 }
 
 // predicatePair is one check written both ways.

@@ -1,39 +1,19 @@
 package webcrypto_test
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/grafana/sobek"
-	"github.com/usefullatency/usefullatency/js"
-	"github.com/usefullatency/usefullatency/js/modules"
-	"github.com/usefullatency/usefullatency/metrics"
+
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // newVU initialises a real VU on an empty script and returns its runtime,
 // where the global crypto is installed.
 func newVU(t *testing.T) *sobek.Runtime {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "s.js")
-	if err := os.WriteFile(p, []byte("export default function () {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := metrics.NewRegistry()
-	run := &modules.Run{Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{}, Log: &bytes.Buffer{}}
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vu.Runtime()
+	return jstest.NewVU(t, "export default function () {}\n").Runtime()
 }
 
 // TestGetRandomValues checks that getRandomValues fills every integer
