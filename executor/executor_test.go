@@ -166,7 +166,49 @@ func TestIterationExecutors(t *testing.T) {
 			if got := ex.Stats().Completed.Load(); got != tc.want {
 				t.Fatalf("completed %d, want %d", got, tc.want)
 			}
-			_ = reg
+			if d := ex.Stats().Dropped.Load(); d != 0 {
+				t.Fatalf("dropped %d, want 0: every iteration ran", d)
+			}
+			if reg.Get("dropped_iterations").Sink.(*metrics.CounterSink).Sum != 0 {
+				t.Fatal("dropped_iterations has samples although every iteration ran")
+			}
+		})
+	}
+}
+
+// TestIterationsLostToMaxDuration checks that the iterations an
+// iteration-based scenario could not start before maxDuration count as
+// dropped, as in k6: started + dropped is the whole budget.
+func TestIterationsLostToMaxDuration(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		sc     options.Scenario
+		budget int64
+	}{
+		{"per-vu-iterations", options.Scenario{Executor: options.PerVUIterations, VUs: 2, Iterations: 50}, 100},
+		{"shared-iterations", options.Scenario{Executor: options.SharedIterations, VUs: 2, Iterations: 100}, 100},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.sc.Name = "s"
+			tc.sc.MaxDuration = options.Duration(300 * time.Millisecond)
+			// 50 ms iterations: at most 2 VUs × 6 start before maxDuration,
+			// however slow the machine.
+			env, reg := testEnv(tc.sc, int(tc.sc.VUs), sleeper(50*time.Millisecond))
+			st := run(t, env).Stats()
+			started := st.Completed.Load() + st.Interrupted.Load()
+			dropped := st.Dropped.Load()
+			if started > 14 || dropped < tc.budget-14 {
+				t.Fatalf("started %d, dropped %d: maxDuration should have cut the run", started, dropped)
+			}
+			if started+dropped != tc.budget {
+				t.Fatalf("started %d + dropped %d != %d iterations", started, dropped, tc.budget)
+			}
+			if got := reg.Get("dropped_iterations").Sink.(*metrics.CounterSink).Sum; got != float64(dropped) {
+				t.Fatalf("dropped_iterations = %v, want %d", got, dropped)
+			}
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -24,6 +25,11 @@ type looping struct {
 	// rampDown is the grace given to iterations still running when their
 	// VU is ramped down before the end.
 	rampDown time.Duration
+	// budget is how many iterations the scenario owes on this instance
+	// (shared-iterations, per-vu-iterations; 0 for the others), and
+	// started how many began: what maxDuration left unstarted is dropped.
+	budget  func() int64
+	started atomic.Int64
 }
 
 func newConstantVUs(env Env) *looping {
@@ -52,8 +58,10 @@ func newRampingVUs(env Env) *looping {
 func newPerVUIterations(env Env) *looping {
 	sc := env.Scenario
 	d := time.Duration(sc.MaxDuration)
-	return steady(env, d, fmt.Sprintf("%d iterations for each of %d VUs", sc.Iterations, sc.VUs),
+	l := steady(env, d, fmt.Sprintf("%d iterations for each of %d VUs", sc.Iterations, sc.VUs),
 		fmt.Sprintf("maxDuration: %s, ", d))
+	l.budget = func() int64 { return sc.Iterations * int64(len(l.env.VUs)) }
+	return l
 }
 
 func newSharedIterations(env Env) *looping {
@@ -63,6 +71,7 @@ func newSharedIterations(env Env) *looping {
 		fmt.Sprintf("maxDuration: %s, ", d))
 	var claimed atomic.Int64
 	l.limit = func() bool { return claimed.Add(1) <= sc.Iterations }
+	l.budget = func() int64 { return sc.Iterations }
 	return l
 }
 
@@ -96,7 +105,25 @@ func (l *looping) Run(ctx context.Context, start time.Time) error {
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() == nil {
+		l.dropUnstarted(time.Now())
+	}
 	return nil
+}
+
+// dropUnstarted counts, as k6 does, the iterations of an iteration-based
+// scenario that maxDuration left unstarted: one dropped_iterations sample
+// of their number.
+func (l *looping) dropUnstarted(at time.Time) {
+	if l.budget == nil {
+		return
+	}
+	n := l.budget() - l.started.Load()
+	if n <= 0 {
+		return
+	}
+	l.stats.Dropped.Add(n)
+	l.env.Engine.Push(metrics.Sample{Metric: l.env.Builtin.DroppedIterations, Tags: l.env.Tags, Time: at, Value: float64(n)})
 }
 
 // runVU runs VU k's iterations within its windows.
@@ -126,6 +153,7 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 				inTest = l.env.global(k)*l.env.Scenario.Iterations + done
 			}
 			done++
+			l.started.Add(1)
 			l.iterate(ctx, vu, deadline, inTest)
 		}
 		l.stats.Active.Add(-1)
