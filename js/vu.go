@@ -183,9 +183,18 @@ func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek
 	// still holding an event-loop slot (timers, requests) lets go at once.
 	callCtx, cancel := context.WithCancel(ctx)
 	vu.ctx = callCtx
-	stop := context.AfterFunc(ctx, func() { vu.rt.Interrupt(ErrInterrupted) })
+	// The interrupt runs on a goroutine of its own: once it started, wait
+	// for it, so that it can't land after ClearInterrupt and stop the VU's
+	// next call.
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		vu.rt.Interrupt(ErrInterrupted)
+		close(interrupted)
+	})
 	defer func() {
-		stop()
+		if !stop() {
+			<-interrupted
+		}
 		cancel()
 		vu.ctx = ctx
 		vu.rt.ClearInterrupt()
