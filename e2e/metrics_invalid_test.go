@@ -39,7 +39,7 @@ func TestInvalidSampleThrows(t *testing.T) {
 	}
 }
 
-// TestEmptyGroupAndTagValues runs group('') and a metric tagged with an
+// TestEmptyGroupAndTagValues runs a group with an empty name and a metric tagged with an
 // object, which throws; every check passes and the threshold on the
 // number tag holds.
 func TestEmptyGroupAndTagValues(t *testing.T) {

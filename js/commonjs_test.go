@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // cjsLib is a CommonJS file that requires another one and a built-in module.
@@ -163,15 +164,7 @@ func TestRequireErrors(t *testing.T) {
 	}
 	t.Run("outside init", func(t *testing.T) {
 		dir := writeFiles(t, map[string]string{"main.js": `exports.default = () => require('k6');`})
-		b, err := js.NewBundle(filepath.Join(dir, "main.js"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, _ := newRun()
-		vu, err := b.NewVU(context.Background(), 1, run)
-		if err != nil {
-			t.Fatal(err)
-		}
+		vu := jstest.NewVUFile(t, filepath.Join(dir, "main.js"))
 		if _, err := vu.Call(context.Background(), "default"); err == nil || !strings.Contains(err.Error(), "init context") {
 			t.Errorf("error %v, want the init-context error", err)
 		}

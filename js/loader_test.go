@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // writeFiles writes files (path relative to a temporary directory → source)
@@ -30,15 +30,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 // the exported function name; it returns the result as a string.
 func callExport(t *testing.T, dir, main, name string) string {
 	t.Helper()
-	b, err := js.NewBundle(filepath.Join(dir, main))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _ := newRun()
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vu := jstest.NewVUFile(t, filepath.Join(dir, main))
 	if !vu.HasFunction(name) {
 		t.Fatalf("HasFunction(%q) = false", name)
 	}
@@ -83,15 +75,7 @@ func TestExportForms(t *testing.T) {
 // TestExportMissing keeps a name nobody exports reported as missing.
 func TestExportMissing(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"main.js": `function main() {} export { main as run };`})
-	b, err := js.NewBundle(filepath.Join(dir, "main.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _ := newRun()
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vu := jstest.NewVUFile(t, filepath.Join(dir, "main.js"))
 	if vu.HasFunction("default") || vu.HasFunction("main") || !vu.HasFunction("run") {
 		t.Errorf("HasFunction default/main/run = %v/%v/%v, want false/false/true",
 			vu.HasFunction("default"), vu.HasFunction("main"), vu.HasFunction("run"))

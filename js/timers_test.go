@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // timerScript wraps body as the default function of a script whose
@@ -18,20 +19,6 @@ func timerScript(init, body string) string {
 		"\nexport function result() { return out.join(','); }\n" +
 		"export function probe() { return new Promise((r) => setTimeout(() => r(out.length ? 'stale: ' + out : 'fresh'), 0)); }\n" +
 		"export default async function () {\n" + body + "\n}"
-}
-
-func newTimerVU(t *testing.T, src string) *js.VU {
-	t.Helper()
-	b, err := js.NewBundle(writeScript(t, src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _ := newRun()
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vu
 }
 
 func result(t *testing.T, vu *js.VU) string {
@@ -94,7 +81,7 @@ out.push(Number.isInteger(id) && id > 0);`, "true"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			vu := newTimerVU(t, timerScript("", tc.body))
+			vu := jstest.NewVU(t, timerScript("", tc.body))
 			if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default"}); err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +95,7 @@ out.push(Number.isInteger(id) && id > 0);`, "true"},
 // TestIterationWaitsForTimers checks that an iteration ends only after
 // its last timer ran.
 func TestIterationWaitsForTimers(t *testing.T) {
-	vu := newTimerVU(t, timerScript("", `setTimeout(() => out.push('late'), 30);`))
+	vu := jstest.NewVU(t, timerScript("", `setTimeout(() => out.push('late'), 30);`))
 	start := time.Now()
 	if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default"}); err != nil {
 		t.Fatal(err)
@@ -124,7 +111,7 @@ func TestIterationWaitsForTimers(t *testing.T) {
 // TestTimersInInit checks that init code may set timers and that the VU
 // is ready only after they ran.
 func TestTimersInInit(t *testing.T) {
-	vu := newTimerVU(t, timerScript(`setTimeout((v) => out.push(v), 5, 'init');`, ""))
+	vu := jstest.NewVU(t, timerScript(`setTimeout((v) => out.push(v), 5, 'init');`, ""))
 	if got := result(t, vu); got != "init" {
 		t.Fatalf("out = %q, want the init timer to have run", got)
 	}
@@ -143,7 +130,7 @@ throw new Error('sync boom');`, "sync boom"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			vu := newTimerVU(t, timerScript("", tc.body))
+			vu := jstest.NewVU(t, timerScript("", tc.body))
 			start := time.Now()
 			err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -160,7 +147,7 @@ throw new Error('sync boom');`, "sync boom"},
 // TestSyncExceptionDropsTimers checks that a plain (not async) function
 // that throws after setting a long timer fails at once.
 func TestSyncExceptionDropsTimers(t *testing.T) {
-	vu := newTimerVU(t, timerScript("", "")+`
+	vu := jstest.NewVU(t, timerScript("", "")+`
 export function plain() { setInterval(() => out.push('never'), 60000); throw new Error('plain boom'); }`)
 	start := time.Now()
 	err := vu.RunIteration(context.Background(), js.Iteration{Exec: "plain"})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // tsMain has types, an interface, a type-only import and an exception on
@@ -42,16 +43,8 @@ func TestTypeScript(t *testing.T) {
 // not in the JavaScript esbuild made of it.
 func TestTypeScriptErrorLine(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"main.ts": tsMain, "shape.mts": tsShape})
-	b, err := js.NewBundle(filepath.Join(dir, "main.ts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _ := newRun()
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = vu.Call(context.Background(), "fails")
+	vu := jstest.NewVUFile(t, filepath.Join(dir, "main.ts"))
+	_, err := vu.Call(context.Background(), "fails")
 	if err == nil || !strings.Contains(err.Error(), "main.ts:12:") {
 		t.Errorf("error %v, want it at main.ts:12", err)
 	}

@@ -10,17 +10,16 @@ import (
 	"testing"
 
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
 func newRun() (*modules.Run, *bytes.Buffer) {
-	reg := metrics.NewRegistry()
 	log := &bytes.Buffer{}
-	return &modules.Run{
-		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{"A": "1"}, Log: log,
-	}, log
+	run := jstest.NewRun(log)
+	run.Env = map[string]string{"A": "1"}
+	return run, log
 }
 
 func writeScript(t *testing.T, src string) string {

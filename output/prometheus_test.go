@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/golang/snappy"
-
 	"github.com/usefullatency/usefullatency/metrics"
 )
 

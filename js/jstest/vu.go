@@ -25,14 +25,21 @@ func NewRun(log *bytes.Buffer) *modules.Run {
 	}
 }
 
-// NewVU writes src to a file in a temporary directory, bundles it and
-// initialises VU 1 on it in a new run. It fails the test on any error.
+// NewVU writes src to a file in a temporary directory and starts a VU on
+// it (see NewVUFile).
 func NewVU(t testing.TB, src string) *js.VU {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.js")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return NewVUFile(t, path)
+}
+
+// NewVUFile bundles the script at path and initialises VU 1 on it in a new
+// run. It fails the test on any error.
+func NewVUFile(t testing.TB, path string) *js.VU {
+	t.Helper()
 	b, err := js.NewBundle(path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/grafana/sobek"
-
 	"github.com/usefullatency/usefullatency/js/jstest"
 )
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/grafana/sobek"
-
 	"github.com/usefullatency/usefullatency/js/jstest"
 )
 

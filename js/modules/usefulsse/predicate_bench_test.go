@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/grafana/sobek"
-
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/sse"
