@@ -207,6 +207,11 @@ func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek
 		}
 		return err
 	}, func(error) { cancel() })
+	if err == nil && ctx.Err() != nil {
+		// Stopped while waiting (sleep, a stream): the function returned
+		// only because its context ended, before the interrupt landed.
+		err = ErrInterrupted
+	}
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -277,11 +282,6 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 	start := time.Now()
 	_, err := vu.Call(ctx, it.Exec, vu.setupDataValue())
 	end := time.Now()
-	if err == nil && ctx.Err() != nil {
-		// Stopped while waiting (sleep, a stream): the function returned
-		// only because its context ended.
-		err = ErrInterrupted
-	}
 	st.Iteration++
 	st.VUScenarioIteration++
 	var script *ScriptError

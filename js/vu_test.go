@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/jstest"
@@ -146,5 +147,32 @@ export default function() { sleep(10); while (true) {} }`))
 	}
 	if got := run.Registry.Get("iterations").Sink.Empty(); !got {
 		t.Error("an interrupted iteration must not count")
+	}
+}
+
+// waitModule is a test module whose wait() returns once the VU's context
+// ended, as k6's sleep does when an iteration is stopped.
+func waitModule(vu modules.VU) modules.Instance {
+	named := map[string]any{"wait": func() { <-vu.Context().Done() }}
+	return modules.Static{Named: named}
+}
+
+func init() { modules.Register("k6/x/testwait", modules.ModuleFunc(waitModule)) }
+
+// TestCallStoppedWhileWaiting checks that a call whose function returned
+// only because its context ended is interrupted, whether or not the
+// interrupt reached the runtime before the function returned.
+func TestCallStoppedWhileWaiting(t *testing.T) {
+	vu := jstest.NewVU(t, `import { wait } from 'k6/x/testwait';
+export function waits() { wait(); return 'returned'; }
+export default function () {}
+`)
+	for i := range 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Millisecond, cancel)
+		if _, err := vu.Call(ctx, "waits"); !errors.Is(err, js.ErrInterrupted) {
+			t.Fatalf("call %d: err = %v, want interrupted", i, err)
+		}
+		cancel()
 	}
 }
