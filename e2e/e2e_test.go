@@ -124,9 +124,11 @@ func finish(t *testing.T, cmd *exec.Cmd, err error, start time.Time, stdout, std
 	return r
 }
 
-// hermeticEnv is the environment without K6_* variables.
+// hermeticEnv is the environment without K6_* variables. It asks for log
+// lines in the terminal form, which most tests match, though stderr is no
+// terminal here; TestLogFormats checks the default (logfmt) and the others.
 func hermeticEnv() []string {
-	var env []string
+	env := []string{"K6_LOG_FORMAT=text"}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "K6_") {
 			env = append(env, kv)

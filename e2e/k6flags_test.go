@@ -74,9 +74,9 @@ func TestK6RunFlagsAfterScript(t *testing.T) {
 func TestIgnoredFlagsWarnOnce(t *testing.T) {
 	t.Parallel()
 	r := run(t, "run", "-q", "--no-summary", "--address", "localhost:6565", "--linger", "--paused",
-		"--traces-output", "otel", "--log-format", "json", script("config.js"))
+		"--traces-output", "otel", script("config.js"))
 	r.wantCode(t, 0)
-	for _, flag := range []string{"--address", "linger", "paused", "--traces-output", "--log-format json"} {
+	for _, flag := range []string{"--address", "linger", "paused", "--traces-output"} {
 		if n := strings.Count(r.stderr, flag); n != 1 {
 			t.Errorf("%s named %d times in stderr, want once:\n%s", flag, n, r.stderr)
 		}

@@ -97,7 +97,7 @@ func (f *runFlags) addK6Flags(fs *pflag.FlagSet) {
 	}
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "accepted for k6 compatibility; there are no debug lines")
 	fs.StringVar(&f.logOutput, "log-output", "stderr", "where log lines go: stderr, stdout, none or file=PATH")
-	fs.StringVar(&f.logFormat, "log-format", "", "log line format; only the default (text) is supported")
+	fs.StringVar(&f.logFormat, "log-format", "", "log line format: logfmt, json, raw or text (default: text on a terminal, logfmt otherwise)")
 	for _, ig := range ignoredFlags {
 		if ig.isBool {
 			fs.BoolP(ig.name, ig.short, false, "accepted for k6 compatibility; ignored ("+ig.why+")")
@@ -135,9 +135,6 @@ func (f *runFlags) ignoredWarnings() []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("--%s is accepted for compatibility with k6 and ignored: %s", ig.name, ig.why))
-	}
-	if f.logFormat != "" && f.logFormat != "text" {
-		out = append(out, fmt.Sprintf("--log-format %s is not supported and was ignored: log lines keep the text format", f.logFormat))
 	}
 	return out
 }

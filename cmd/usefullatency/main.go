@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 
+	"strings"
+
 	// Registers k6/x/usefulsse and k6/x/sse, the way xk6 links an extension.
 	_ "github.com/usefullatency/usefullatency"
+	"github.com/usefullatency/usefullatency/logline"
 )
 
 func main() {
@@ -32,6 +35,39 @@ func mainWithIO(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
+	format, err := logline.ParseFormat(logFormatArg(args), isTerminal(stderr))
+	if err != nil {
+		fmt.Fprintln(stderr, "ERRO "+err.Error())
+		return 2
+	}
+	if format != logline.Text {
+		lw := logline.NewWriter(stderr, format)
+		defer func() { _ = lw.Flush() }()
+		stderr = lw
+	}
+	return dispatch(args, stdout, stderr)
+}
+
+// logFormatArg returns the --log-format given in args, else K6_LOG_FORMAT.
+// It is read before the command parses its flags, so that every line the
+// command logs, a flag error included, has the format asked for.
+func logFormatArg(args []string) string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--log-format="); ok {
+			return v
+		}
+		if a == "--log-format" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return os.Getenv("K6_LOG_FORMAT")
+}
+
+// dispatch runs the subcommand args[0].
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
