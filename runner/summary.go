@@ -30,7 +30,7 @@ func (e *execution) summarize() error {
 			Streaming: e.streaming,
 		}
 		data = summary.Data(in)
-		text = summary.Text(in, summary.TextOptions{Indent: " ", Color: e.cfg.StdoutTTY})
+		text = summary.Text(in, summary.TextOptions{Indent: " ", Color: e.cfg.StdoutTTY, Mode: summary.ParseMode(o.SummaryMode)})
 		if o.SummaryExport != "" {
 			export, exportErr = summary.Export(in)
 		}
