@@ -112,4 +112,3 @@ func writeArchive(arc *archive.Archive, out string, stdout io.Writer) error {
 	}
 	return err
 }
-
