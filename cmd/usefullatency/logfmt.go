@@ -32,9 +32,16 @@ func logfmtStderr(stderr io.Writer) io.Writer {
 	return &logfmtWriter{w: stderr}
 }
 
+// Write rewrites what it is given line by line, except that one write of
+// whole lines is one log record: an error with a JavaScript stack keeps
+// its stack in msg, its newlines escaped, as k6 logs it.
 func (l *logfmtWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.buf) == 0 && bytes.HasSuffix(p, []byte("\n")) {
+		_, err := l.w.Write(logfmtLine(p))
+		return len(p), err
+	}
 	l.buf = append(l.buf, p...)
 	for {
 		i := bytes.IndexByte(l.buf, '\n')
@@ -48,7 +55,7 @@ func (l *logfmtWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// logfmtLine rewrites one line, its newline included.
+// logfmtLine rewrites one record, its final newline included.
 func logfmtLine(line []byte) []byte {
 	for _, lv := range logfmtLevels {
 		if msg, ok := bytes.CutPrefix(line, []byte(lv.prefix)); ok {
