@@ -371,3 +371,62 @@ func (inv invocation) runProgram(t *testing.T, program string) result {
 	err = cmd.Run()
 	return finish(t, cmd, err, start, stdout, stderr)
 }
+
+// k6Metadata is metadata.json shaped as k6 writes it: every option
+// present, unset ones null, and fields this program does not write.
+const k6Metadata = `{
+  "type": "js",
+  "options": {"paused": null, "scenarios": null, "executionSegment": null, "vus": 2,
+    "duration": null, "iterations": 4, "stages": null, "thresholds": {"checks": ["rate==1"]},
+    "tags": null, "summaryTrendStats": null, "setupTimeout": null, "throw": null},
+  "filename": "file:///home/nobody/tests/main.js",
+  "pwd": "file:///home/nobody/tests/",
+  "env": {"WORD": "archived"},
+  "compatibilityMode": "extended",
+  "k6version": "1.0.0",
+  "goos": "linux",
+  "dependencies": {}
+}`
+
+// TestRunK6ShapedArchive runs an archive laid out as k6 writes one:
+// directory entries, the main script as a hard link to data, null options.
+func TestRunK6ShapedArchive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k6.tar")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := tar.NewWriter(f)
+	add := func(name, data string, typ byte) {
+		hdr := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: typ}
+		if typ == tar.TypeLink {
+			hdr.Size, hdr.Linkname = 0, "data"
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = tw.Write([]byte(data))
+	}
+	add("metadata.json", k6Metadata, tar.TypeReg)
+	add("data", `import { check } from 'k6'; import { word } from './lib/word.js';
+const users = open('../data/users.txt').trim().split('\n');
+export default function () { check(word, { archived: (w) => w === __ENV.WORD && users.length === 2 }); }`, tar.TypeReg)
+	add("file/home", "", tar.TypeDir)
+	add("file/home/nobody/tests/lib", "", tar.TypeDir)
+	add("file/home/nobody/tests/main.js", "", tar.TypeLink)
+	add("file/home/nobody/tests/lib/word.js", `export const word = 'archived';`, tar.TypeReg)
+	add("file/home/nobody/data/users.txt", "ann\nbob\n", tar.TypeReg)
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	out := filepath.Join(dir, "export.json")
+	r := invocation{args: []string{"run", "-q", "--summary-export", out, path}, dir: dir}.run(t)
+	r.wantCode(t, 0)
+	exp := export(t, out)
+	if p, n := number(t, exp, "metrics", "checks", "passes"), number(t, exp, "metrics", "iterations", "count"); p != 4 || n != 4 {
+		t.Errorf("checks passed %v, iterations %v; want 4 and 4\n%s", p, n, r.stderr)
+	}
+}
