@@ -206,3 +206,34 @@ func TestAnonymize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRead: any input is refused with an error or read; what is read
+// writes and reads back to the same files.
+func FuzzRead(f *testing.F) {
+	var buf bytes.Buffer
+	_ = sample().Write(&buf)
+	f.Add(buf.Bytes())
+	f.Add([]byte("export default function () {}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := a.Write(&out); err != nil {
+			return // a name Write cannot store
+		}
+		b, err := Read(&out)
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		if string(b.Data) != string(a.Data) || len(b.Files) > len(a.Files) {
+			t.Errorf("round trip changed the archive: %d files → %d", len(a.Files), len(b.Files))
+		}
+		for name, data := range b.Files {
+			if string(a.Files[name]) != string(data) {
+				t.Errorf("%s changed", name)
+			}
+		}
+	})
+}

@@ -156,6 +156,11 @@ func Read(r io.Reader) (*Archive, error) {
 }
 
 func readEntry(tr *tar.Reader, hdr *tar.Header) ([]byte, error) {
+	for key := range hdr.PAXRecords {
+		if strings.HasPrefix(key, "GNU.sparse.") {
+			return nil, fmt.Errorf("%s: a sparse file, which archives never hold", hdr.Name)
+		}
+	}
 	if hdr.Size > maxEntry {
 		return nil, fmt.Errorf("%s: larger than %d MB", hdr.Name, maxEntry>>20)
 	}
