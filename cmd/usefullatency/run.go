@@ -211,6 +211,7 @@ func parseRun(args []string, cmd string, stderr io.Writer) (f *runFlags, script 
 func parseRunWith(args []string, cmd string, stderr io.Writer, extra func(f *runFlags)) (
 	f *runFlags, script string, env map[string]string, code int, done bool) {
 	f = newRunFlags(stderr)
+	f.fs.Init(cmd, pflag.ContinueOnError) // names the command in its usage
 	if extra != nil {
 		extra(f)
 	}
