@@ -2,6 +2,7 @@ package options
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 )
@@ -122,5 +123,48 @@ func TestExecutionRequirementsJSON(t *testing.T) {
 	}
 	if got.MaxVUs != 10 || got.Scenarios["r"] == nil || got.Thresholds["checks"][0] != "rate>0.9" {
 		t.Errorf("got %s", b)
+	}
+}
+
+// steps builds a plan from (seconds, VUs) pairs.
+func steps(pairs ...int64) []PlanStep {
+	var out []PlanStep
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, PlanStep{At: time.Duration(pairs[i]) * time.Second, Planned: pairs[i+1]})
+	}
+	return out
+}
+
+// The plan of a ramping-vus scenario that goes up and down several
+// times, under several gracefulStop and gracefulRampDown values: the
+// expectations are the ones k6 documents in its executor tests for the
+// same stages (ramping down, VUs stay reserved until the count has been
+// lower for gracefulRampDown; nothing outlives the stages + gracefulStop).
+func TestRampingVUsPlan(t *testing.T) {
+	sc := NewScenario("r", RampingVUs)
+	sc.StartVUs = 4
+	for _, st := range [][2]int64{{2, 6}, {5, 1}, {4, 5}, {4, 1}, {3, 4}, {2, 4}, {0, 1}, {3, 1}} {
+		sc.Stages = append(sc.Stages, Stage{Duration(time.Duration(st[0]) * time.Second), st[1]})
+	}
+	raw := steps(0, 4, 1, 5, 2, 6, 3, 5, 4, 4, 5, 3, 6, 2, 7, 1, 8, 2, 9, 3, 10, 4, 11, 5,
+		12, 4, 13, 3, 14, 2, 15, 1, 16, 2, 17, 3, 18, 4, 20, 1)
+	if got := rampRawSteps(sc.StartVUs, sc.Stages); !slices.Equal(got, raw) {
+		t.Errorf("raw steps:\n%v\nwant\n%v", got, raw)
+	}
+	for _, tc := range []struct {
+		stop, rampDown int64
+		want           []PlanStep
+	}{
+		{30, 30, steps(0, 4, 1, 5, 2, 6, 33, 5, 42, 4, 50, 1, 53, 0)},
+		{80, 30, steps(0, 4, 1, 5, 2, 6, 33, 5, 42, 4, 50, 1, 103, 0)},
+		{3, 30, steps(0, 4, 1, 5, 2, 6, 26, 0)},
+		{0, 30, steps(0, 4, 1, 5, 2, 6, 23, 0)},
+		{0, 0, append(raw, PlanStep{At: 23 * time.Second})},
+	} {
+		sc.GracefulStop = Duration(time.Duration(tc.stop) * time.Second)
+		sc.GracefulRampDown = Duration(time.Duration(tc.rampDown) * time.Second)
+		if got := ScenarioPlan(sc); !slices.Equal(got, tc.want) {
+			t.Errorf("gracefulStop %ds gracefulRampDown %ds:\n%v\nwant\n%v", tc.stop, tc.rampDown, got, tc.want)
+		}
 	}
 }
