@@ -56,6 +56,11 @@ func TestExecutionRequirements(t *testing.T) {
 		// The last VU stops at 40s and keeps its place 5s more.
 		{"ramping-vus short ramp-down", map[string]any{"scenarios": map[string]any{"r": ramp("5s")}}, 45 * time.Second, 10},
 		{"ramping-vus no ramp-down", map[string]any{"scenarios": map[string]any{"r": ramp("0s")}}, 40 * time.Second, 10},
+		// The stages (10s + 20s) + gracefulStop 5s; up to maxVUs.
+		{"ramping arrival rate", map[string]any{"scenarios": map[string]any{"ra": map[string]any{
+			"executor": "ramping-arrival-rate", "preAllocatedVUs": int64(2), "maxVUs": int64(8), "gracefulStop": "5s",
+			"stages": []any{map[string]any{"duration": "10s", "target": int64(5)}, map[string]any{"duration": "20s", "target": int64(0)}},
+		}}}, 35 * time.Second, 8},
 		// startTime 30s + duration 60s + gracefulStop 10s; maxVUs counts
 		// the VUs the executor may add beyond preAllocatedVUs.
 		{"arrival rate with startTime", map[string]any{"scenarios": map[string]any{"a": arrivals}}, 100 * time.Second, 20},
