@@ -29,7 +29,7 @@ func TestK6RunFlagsAccepted(t *testing.T) {
 	args := append([]string{"inspect", script("config.js")}, k6RunFlags...)
 	r := run(t, args...)
 	r.wantCode(t, 0)
-	if strings.Contains(r.stderr, "WARN") {
+	if strings.Contains(r.stderr, "WARN") || strings.Contains(r.stderr, "level=warning") {
 		t.Errorf("k6 flags with an effect warned:\n%s", r.stderr)
 	}
 	var opts map[string]any

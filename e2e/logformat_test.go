@@ -16,7 +16,7 @@ func TestLogFormats(t *testing.T) {
 	t.Parallel()
 	args := []string{"run", "-q", "--no-summary", "--traces-output", "otel", script("console.js")}
 
-	r := invocation{args: args, env: []string{"K6_LOG_FORMAT="}}.run(t)
+	r := invocation{args: args, env: defaultLogFormat}.run(t)
 	r.wantCode(t, 0)
 	for _, want := range []string{
 		`level=info msg="init says hello" source=console`,
@@ -70,7 +70,7 @@ func TestConsoleOutputFileFormat(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "console.log")
 	r := invocation{args: []string{"run", "-q", "--no-summary", "--console-output", path, script("console.js")},
-		env: []string{"K6_LOG_FORMAT="}}.run(t)
+		env: defaultLogFormat}.run(t)
 	r.wantCode(t, 0)
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -2,7 +2,6 @@ package js
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,7 +66,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(vu.callerPath()), name)
 	}
-	data, err := os.ReadFile(path)
+	data, err := vu.bundle.readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open(%q): %v", name, err)
 	}

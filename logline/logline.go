@@ -8,6 +8,9 @@
 // A Writer parses that form back into level, message and fields, and
 // prints the line in its format; lines of any other form (the banner, the
 // progress) pass through unchanged, so one Writer can stand for stderr.
+// A log line written together with the lines after it (an error and its
+// JavaScript stack, in one write) is one record: the following lines that
+// are no log lines belong to its message, their newlines escaped.
 package logline
 
 import (
@@ -100,14 +103,30 @@ func (lw *Writer) Write(p []byte) (int, error) {
 		lw.partial = nil
 	}
 	var out []byte
+	var rec *Line // the record the lines of this write continue
 	for {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			break
 		}
-		out = lw.appendLine(out, data[:i])
+		line := data[:i]
 		data = data[i+1:]
+		if lw.format == Text {
+			out = append(append(out, line...), '\n')
+			continue
+		}
+		l, ok := Parse(string(line))
+		switch {
+		case ok:
+			out = lw.appendRecord(out, rec)
+			rec = &l
+		case rec != nil:
+			rec.Msg += "\n" + string(line)
+		default:
+			out = append(append(out, line...), '\n')
+		}
 	}
+	out = lw.appendRecord(out, rec)
 	if len(data) > 0 {
 		lw.partial = append([]byte(nil), data...)
 	}
@@ -171,16 +190,12 @@ func splitFields(s string) (string, [][2]string) {
 	return s[:i], fields
 }
 
-// appendLine appends one line (without its newline) in the Writer's
-// format: a log line reformatted, any other line as it is.
-func (lw *Writer) appendLine(out, line []byte) []byte {
-	if lw.format != Text {
-		if l, ok := Parse(string(line)); ok {
-			return lw.format.appendLog(out, l, lw.now())
-		}
+// appendRecord appends l in the Writer's format; nothing for nil.
+func (lw *Writer) appendRecord(out []byte, l *Line) []byte {
+	if l == nil {
+		return out
 	}
-	out = append(out, line...)
-	return append(out, '\n')
+	return lw.format.appendLog(out, *l, lw.now())
 }
 
 // appendLog appends l printed in format f, with its newline.
@@ -238,8 +253,14 @@ func (lw *Writer) Flush() error {
 	if len(lw.partial) == 0 {
 		return nil
 	}
-	out := lw.appendLine(nil, lw.partial)
+	line := lw.partial
 	lw.partial = nil
+	var out []byte
+	if l, ok := Parse(string(line)); ok && lw.format != Text {
+		out = lw.appendRecord(nil, &l)
+	} else {
+		out = append(line, '\n')
+	}
 	_, err := lw.w.Write(out)
 	return err
 }

@@ -20,10 +20,11 @@ func TestLogfmtLines(t *testing.T) {
 	w := fixedWriter(&buf, Logfmt)
 	lines := "WARN thresholds were crossed\n" +
 		"INFO[0003] hello \"world\"  source=console\n" +
-		"ERRO boom  vu=3 iter=7\n" +
-		"  banner line, not a log line\n"
-	if _, err := w.Write([]byte(lines)); err != nil {
-		t.Fatal(err)
+		"ERRO boom  vu=3 iter=7\n"
+	for _, write := range []string{lines, "  banner line, not a log line\n"} {
+		if _, err := w.Write([]byte(write)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want := `time="2026-12-02T10:00:00Z" level=warning msg="thresholds were crossed"` + "\n" +
 		`time="2026-12-02T10:00:00Z" level=info msg="hello \"world\"" source=console` + "\n" +
@@ -93,5 +94,19 @@ func TestTextIsUnchanged(t *testing.T) {
 	_, _ = w.Write([]byte("WARN[0002] careful  source=console\n"))
 	if buf.String() != "WARN[0002] careful  source=console\n" {
 		t.Errorf("text = %q", buf.String())
+	}
+}
+
+// TestMultiLineRecord checks that an error written with its stack in one
+// write is one record, and that lines of the next write are not taken in.
+func TestMultiLineRecord(t *testing.T) {
+	var buf bytes.Buffer
+	w := fixedWriter(&buf, Logfmt)
+	_, _ = w.Write([]byte("ERRO Uncaught TypeError: x\n\tat main (file.js:3:4)\n"))
+	_, _ = w.Write([]byte("  banner\n"))
+	want := `time="2026-12-02T10:00:00Z" level=error msg="Uncaught TypeError: x\n\tat main (file.js:3:4)"` + "\n" +
+		"  banner\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

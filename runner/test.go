@@ -33,7 +33,14 @@ func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, exitf(ExitInvalidConfig, "script %s: %v", path, strings.TrimPrefix(err.Error(), "stat "+path+": "))
 	}
-	b, err := js.NewBundle(path)
+	return LoadConfig(path, js.Config{CacheDir: js.DefaultCacheDir()}, env, log)
+}
+
+// LoadConfig is Load with cfg saying where the bundle reads its files (an
+// archive's, see js.Config.Files) and who sees them read; the main script
+// is not looked for on the disk first.
+func LoadConfig(path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
+	b, err := js.NewBundleConfig(path, cfg)
 	if err != nil {
 		return nil, &ExitError{Code: ExitScriptException, Err: err}
 	}

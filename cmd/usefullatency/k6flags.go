@@ -69,7 +69,7 @@ var ignoredFlags = []ignoredFlag{
 	{name: "address", short: "a", why: "there is no REST API"},
 	{name: "config", short: "c", why: "config files are not read; use script options or K6_* variables"},
 	{name: "profiling-enabled", why: "there is no REST API to profile through", isBool: true},
-	{name: "type", short: "t", why: "only scripts run (no archives)", quiet: []string{"js"}},
+	{name: "type", short: "t", why: "a test is told from its content, script or archive", quiet: []string{"js", "archive"}},
 	{name: "traces-output", why: "traces are not produced", quiet: []string{"none"}},
 	{name: "new-machine-readable-summary", why: "the summary export has k6's legacy shape", isBool: true},
 	{name: "secret-source", why: "secret sources are not supported"},

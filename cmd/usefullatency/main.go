@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, version.
+// streaming answers become useful. Subcommands: run, inspect, archive, mock, version.
 package main
 
 import (
@@ -23,6 +23,8 @@ const usage = `usefullatency: k6-style load tests that measure when streaming an
 Usage:
   usefullatency run [flags] script.js      run a test script
   usefullatency inspect script.js          print the resolved options as JSON
+                                           (--execution-requirements: plus totalDuration, maxVUs)
+  usefullatency archive [flags] script.js  bundle the test into a k6-style archive (-O archive.tar)
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
 
@@ -73,6 +75,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return runCmd(args[1:], stdout, stderr)
 	case "inspect":
 		return inspectCmd(args[1:], stdout, stderr)
+	case "archive":
+		return archiveCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version", "--version":

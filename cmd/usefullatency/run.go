@@ -65,11 +65,12 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
 func loadScript(f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	test, err := runner.Load(script, env, console)
+	loaded, err := loadTest(script, env, console, nil)
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}
-	opts, err := consolidate(f, test.ScriptOptions)
+	test := loaded.Test
+	opts, err := consolidate(f, loaded.Layer)
 	if err != nil {
 		return nil, options.Options{}, fail(stderr, runner.ExitInvalidConfig, err), false
 	}
@@ -202,7 +203,18 @@ func keyValuesHas(list []string, name string) (string, bool) {
 // builds __ENV. done reports that the command must return code now (help
 // shown, or an error printed).
 func parseRun(args []string, cmd string, stderr io.Writer) (f *runFlags, script string, env map[string]string, code int, done bool) {
+	return parseRunWith(args, cmd, stderr, nil)
+}
+
+// parseRunWith is parseRun with extra, when set, adding the flags of one
+// command (inspect's, archive's) to run's.
+func parseRunWith(args []string, cmd string, stderr io.Writer, extra func(f *runFlags)) (
+	f *runFlags, script string, env map[string]string, code int, done bool) {
 	f = newRunFlags(stderr)
+	f.fs.Init(cmd, pflag.ContinueOnError) // names the command in its usage
+	if extra != nil {
+		extra(f)
+	}
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return f, "", nil, 0, true
