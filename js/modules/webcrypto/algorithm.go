@@ -27,6 +27,8 @@ const (
 	rsaPKCSName = "RSASSA-PKCS1-v1_5"
 	pbkdf2Name  = "PBKDF2"
 	hkdfName    = "HKDF"
+	ed25519Name = "Ed25519"
+	x25519Name  = "X25519"
 )
 
 // canonicalNames maps the upper-case spelling of every recognised name to
@@ -34,7 +36,7 @@ const (
 var canonicalNames = func() map[string]string {
 	m := map[string]string{}
 	for _, n := range []string{sha1Name, sha256Name, sha384Name, sha512Name, hmacName, aesGCMName, aesCBCName,
-		aesCTRName, ecdsaName, ecdhName, rsaPSSName, rsaOAEPName, rsaPKCSName, pbkdf2Name, hkdfName} {
+		aesCTRName, ecdsaName, ecdhName, rsaPSSName, rsaOAEPName, rsaPKCSName, pbkdf2Name, hkdfName, ed25519Name, x25519Name} {
 		m[strings.ToUpper(n)] = n
 	}
 	return m

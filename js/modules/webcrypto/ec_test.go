@@ -18,9 +18,8 @@ import (
 // P-256 and SHA-256, its key imported as JWK, and checks that a changed
 // message or signature does not verify.
 func TestECDSAVector(t *testing.T) {
-	b64 := func(h string) string { b, _ := hex.DecodeString(h); return base64.RawURLEncoding.EncodeToString(b) }
-	jwk := `{ kty: 'EC', crv: 'P-256', x: '` + b64("60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6") +
-		`', y: '` + b64("7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299") + `' }`
+	jwk := `{ kty: 'EC', crv: 'P-256', x: '` + b64url("60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6") +
+		`', y: '` + b64url("7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299") + `' }`
 	sig := "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"
 	got := runScript(t, `
 		const k = await subtle.importKey('jwk', `+jwk+`, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);

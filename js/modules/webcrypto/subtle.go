@@ -67,6 +67,8 @@ var families = map[string]family{
 	rsaPKCSName: rsaFamily{name: rsaPKCSName},
 	pbkdf2Name:  kdfFamily{name: pbkdf2Name},
 	hkdfName:    kdfFamily{name: hkdfName},
+	ed25519Name: okpFamily{name: ed25519Name},
+	x25519Name:  okpFamily{name: x25519Name},
 }
 
 // keyFormats are the formats importKey and exportKey know.

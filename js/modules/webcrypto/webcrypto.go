@@ -1,7 +1,7 @@
 // Package webcrypto is the global crypto object of the Web Crypto API:
 // crypto.getRandomValues, crypto.randomUUID and crypto.subtle with the
 // algorithms k6 documents (digest, HMAC, AES-GCM/CBC/CTR, ECDSA, ECDH,
-// RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP, PBKDF2) and HKDF. It is not an
+// RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP, PBKDF2, Ed25519, X25519) and HKDF. It is not an
 // importable module: package js installs Global's object as the global
 // `crypto` of every VU. crypto.subtle's promises are settled on the VU's
 // event loop.
