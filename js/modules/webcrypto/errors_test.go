@@ -22,6 +22,7 @@ func TestSubtleErrors(t *testing.T) {
 		{"HMAC with an unknown hash", `subtle.generateKey({ name: 'HMAC', hash: 'SHA-3' }, true, ['sign'])`, `NotSupportedError: crypto.subtle.generateKey: unknown algorithm "SHA-3"`},
 		{"HMAC to encrypt", `subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, true, ['encrypt'])`, `SyntaxError: crypto.subtle.generateKey: HMAC keys can't be used to encrypt`},
 		{"no usages", `subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, [])`, `SyntaxError: crypto.subtle.generateKey: a secret key needs at least one usage`},
+		{"no usages argument", `subtle.generateKey({ name: 'AES-GCM', length: 128 }, true)`, `TypeError: crypto.subtle.generateKey: keyUsages must be an array of strings`},
 		{"unknown usage", `subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, ['fly'])`, `TypeError: crypto.subtle.generateKey: unknown key usage "fly"`},
 		{"AES length", `subtle.generateKey({ name: 'AES-CBC', length: 100 }, true, ['encrypt'])`, `OperationError: crypto.subtle.generateKey: AES-CBC: length must be 128, 192 or 256, not 100`},
 		{"generate PBKDF2", `subtle.generateKey('PBKDF2', false, ['deriveBits'])`, `NotSupportedError: crypto.subtle.generateKey: PBKDF2 keys are imported, not generated`},

@@ -51,7 +51,7 @@ func (k *Key) hasUsage(usage string) bool { return slices.Contains(k.Usages, usa
 // returned in usageOrder without duplicates.
 func readUsages(rt *sobek.Runtime, v sobek.Value) ([]string, error) {
 	var raw []string
-	if v == nil || rt.ExportTo(v, &raw) != nil {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) || rt.ExportTo(v, &raw) != nil {
 		return nil, fail(errType, "keyUsages must be an array of strings")
 	}
 	for _, u := range raw {
