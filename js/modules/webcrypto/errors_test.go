@@ -109,3 +109,43 @@ func TestSubtleErrorsAreErrors(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestImportGarbage imports bytes that are no key (empty, short, random,
+// and an spki of another family or curve) and JWKs with wrong members in every
+// format of every family: each rejects with DataError, or
+// NotSupportedError for a format the family lacks (SyntaxError for raw
+// secrets, which are valid but imported without usages); none resolves or
+// panics.
+func TestImportGarbage(t *testing.T) {
+	got := lines(t, `await (async () => {
+		const algs = [{ name: 'HMAC', hash: 'SHA-256' }, { name: 'AES-GCM' }, { name: 'AES-CBC' }, { name: 'AES-CTR' },
+			{ name: 'ECDSA', namedCurve: 'P-256' }, { name: 'ECDH', namedCurve: 'P-384' }, { name: 'Ed25519' }, { name: 'X25519' },
+			{ name: 'RSA-PSS', hash: 'SHA-256' }, { name: 'RSA-OAEP', hash: 'SHA-1' }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' },
+			{ name: 'PBKDF2' }, { name: 'HKDF' }];
+		const ed = await subtle.generateKey({ name: 'Ed25519' }, true, ['sign']);
+		const ec = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-521' }, true, ['sign']);
+		const edSPKI = new Uint8Array(await subtle.exportKey('spki', ed.publicKey));
+		const ecSPKI = new Uint8Array(await subtle.exportKey('spki', ec.publicKey));
+		const jwks = [{}, { kty: 'oct', k: '!!' }, { kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA' }, { kty: 'RSA', n: 'AQAB', e: 'AQAB', d: 'AQ' },
+			{ kty: 'OKP', crv: 'Ed25519', x: 'AAAA' }, { kty: 'oct', k: 5 }];
+		const out = [];
+		for (const alg of algs) {
+			for (const format of ['raw', 'spki', 'pkcs8', 'jwk']) {
+				const foreign = alg.name === 'Ed25519' ? ecSPKI : edSPKI; // a key of another family
+				const inputs = [new Uint8Array(0), new Uint8Array(7), crypto.getRandomValues(new Uint8Array(200)), foreign];
+				for (const data of format === 'jwk' ? jwks : inputs) {
+					// Any raw bytes are an HMAC secret or a password: those keys fail for want of usages (SyntaxError).
+					const extractable = !/PBKDF2|HKDF/.test(alg.name);
+					const r = await rejection(subtle.importKey(format, data, alg, extractable, []));
+					if (!/^(DataError|NotSupportedError|SyntaxError): /.test(r) || (r.startsWith('SyntaxError') && format !== 'raw')) {
+						out.push(alg.name + ' ' + format + ' ' + JSON.stringify(data).slice(0, 40) + ': ' + r);
+					}
+				}
+			}
+		}
+		return out.length ? out : ['none'];
+	})()`)
+	if len(got) != 1 || got[0] != "none" {
+		t.Errorf("imports that did not reject with DataError or NotSupportedError:\n%q", got)
+	}
+}
