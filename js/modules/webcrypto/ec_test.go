@@ -112,7 +112,8 @@ func TestECDSACrossGo(t *testing.T) {
 
 // TestECDHDeriveBits checks that both sides of a generated exchange derive
 // the same secret on each curve, that length truncates it (clearing the
-// unused bits) and that the secret of keys from Go is Go's.
+// unused bits), that the secret of keys from Go is Go's and that deriveKey
+// makes an AES key of the secret's first bits.
 func TestECDHDeriveBits(t *testing.T) {
 	a, _ := ecdh.P256().GenerateKey(rand.Reader)
 	b, _ := ecdh.P256().GenerateKey(rand.Reader)
@@ -134,9 +135,12 @@ func TestECDHDeriveBits(t *testing.T) {
 		const a = await subtle.importKey('pkcs8', `+jsHex(aPKCS8)+`, alg, false, ['deriveBits']);
 		const b = await subtle.importKey('raw', `+jsHex(b.PublicKey().Bytes())+`, alg, false, []);
 		out.push(hex(await subtle.deriveBits({ name: 'ECDH', public: b }, a, 256)));
+		const x = await subtle.generateKey(alg, true, ['deriveKey', 'deriveBits']);
+		const aes = await subtle.deriveKey({ name: 'ECDH', public: x.publicKey }, x.privateKey, { name: 'AES-GCM', length: 128 }, true, ['encrypt']);
+		out.push(String(hex(await subtle.exportKey('raw', aes)) === hex(await subtle.deriveBits({ name: 'ECDH', public: x.publicKey }, x.privateKey, 128))));
 		return out;
 	})()`)
-	want := []string{"0 deriveBits 32 true 13 true 0", "0 deriveBits 48 true 13 true 0", "0 deriveBits 66 true 13 true 0", hex.EncodeToString(goSecret)}
+	want := []string{"0 deriveBits 32 true 13 true 0", "0 deriveBits 48 true 13 true 0", "0 deriveBits 66 true 13 true 0", hex.EncodeToString(goSecret), "true"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -37,7 +37,9 @@ func TestEd25519Vector(t *testing.T) {
 
 // TestEd25519RoundTrip generates a pair, exports it in every format,
 // imports it back and cross-checks with Go: Go verifies the JavaScript
-// signature made with a key from Go, and the exported pkcs8 is Go's.
+// signature made with a key from Go, the exported pkcs8 is Go's, and a JWK
+// whose d is the 64-byte private key (k6 accepts it) imports and exports
+// the 32-byte seed.
 func TestEd25519RoundTrip(t *testing.T) {
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	pkcs8, _ := x509.MarshalPKCS8PrivateKey(priv)
@@ -54,8 +56,11 @@ func TestEd25519RoundTrip(t *testing.T) {
 			ok.push(await subtle.verify('Ed25519', publicKey, await subtle.sign('Ed25519', k, utf8('data')), utf8('data')));
 		}
 		const fromGo = await subtle.importKey('pkcs8', `+jsHex(pkcs8)+`, 'Ed25519', true, ['sign']);
+		const long = await subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: '`+b64url(hex.EncodeToString(pub))+`',
+			d: '`+b64url(hex.EncodeToString(priv))+`' }, 'Ed25519', true, ['sign']);
 		return [[publicKey.algorithm.name, publicKey.usages.join(), privateKey.usages.join(), ok.join()].join(' '),
-			hex(await subtle.sign('Ed25519', fromGo, utf8('go'))), hex(await subtle.exportKey('pkcs8', fromGo))];
+			hex(await subtle.sign('Ed25519', fromGo, utf8('go'))), hex(await subtle.exportKey('pkcs8', fromGo)),
+			hex(await subtle.sign('Ed25519', long, utf8('go'))), (await subtle.exportKey('jwk', long)).d];
 	})()`)
 	if got[0] != "Ed25519 verify sign true,true,true,true,true" {
 		t.Errorf("round trip: %s", got[0])
@@ -65,6 +70,12 @@ func TestEd25519RoundTrip(t *testing.T) {
 	}
 	if got[2] != hex.EncodeToString(pkcs8) {
 		t.Errorf("exported pkcs8 %s, want Go's %x", got[2], pkcs8)
+	}
+	if sig, _ := hex.DecodeString(got[3]); !ed25519.Verify(pub, []byte("go"), sig) {
+		t.Errorf("a JWK whose d has 64 bytes (seed and public key) does not sign for its key")
+	}
+	if got[4] != base64.RawURLEncoding.EncodeToString(priv.Seed()) {
+		t.Errorf("exported d %s, want the 32-byte seed", got[4])
 	}
 }
 
