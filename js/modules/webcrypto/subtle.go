@@ -167,7 +167,8 @@ func (s *subtle) algorithmFor(alg, key sobek.Value, usage string) (*params, *Key
 	return p, k, nil
 }
 
-// familyOf returns the family of p and, when it implements T, that.
+// familyAs returns the family of p as a T; a family that is not a T does
+// not support op: a NotSupportedError.
 func familyAs[T any](p *params, op string) (T, error) {
 	f, ok := families[p.name].(T)
 	if !ok {
