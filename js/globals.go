@@ -13,8 +13,8 @@ import (
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API's
-// getRandomValues and randomUUID), the timers (setTimeout, clearTimeout,
+// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API:
+// getRandomValues, randomUUID and subtle), the timers (setTimeout, clearTimeout,
 // setInterval, clearInterval) and the web globals of package web
 // (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
 func (vu *VU) installGlobals() error {
@@ -29,7 +29,7 @@ func (vu *VU) installGlobals() error {
 		"__ITER":  0,
 		"console": vu.console(),
 		"open":    vu.open,
-		"crypto":  webcrypto.Global(rt),
+		"crypto":  webcrypto.Global(vu),
 		"require": vu.requireGlobal,
 	} {
 		if err := rt.Set(name, v); err != nil {
