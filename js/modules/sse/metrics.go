@@ -54,5 +54,5 @@ func (c *compat) record(res *sse.Result, tags map[string]string, delivered int) 
 			metrics.Sample{Metric: c.metrics.duration, Tags: ht, Time: now, Value: *h},
 			metrics.Sample{Metric: c.metrics.waiting, Tags: ht, Time: now, Value: *h})
 	}
-	st.Run.Engine.Push(out...)
+	st.Push(out...)
 }
