@@ -59,6 +59,8 @@ type execution struct {
 	markedFailed  atomic.Bool
 	abortReason   atomic.Value
 	thresholdStop atomic.Bool
+	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
+	lastVUs int64
 	errs          *errorLog
 }
 

@@ -57,7 +57,7 @@ func (e *execution) startTickers(ctx context.Context) (stop func()) {
 	prog := newProgress(e)
 	go func() {
 		defer close(finished)
-		e.pushGauges(false)
+		e.pushGauges(gaugesStart)
 		gauges, thresholds := time.NewTicker(time.Second), time.NewTicker(2*time.Second)
 		defer gauges.Stop()
 		defer thresholds.Stop()
@@ -66,13 +66,13 @@ func (e *execution) startTickers(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-gauges.C:
-				e.pushGauges(true)
+				e.pushGauges(gaugesTick)
 			case <-thresholds.C:
 				e.checkThresholds()
 			case <-draw.C:
 				prog.draw(false)
 			case <-done:
-				e.pushGauges(true)
+				e.pushGauges(gaugesFinal)
 				e.pushNetworkZeros()
 				prog.draw(true)
 				return
@@ -97,13 +97,31 @@ func (e *execution) pushNetworkZeros() {
 	)
 }
 
-// pushGauges samples vus_max and, when withVUs, vus (none at the start,
-// before any VU ran).
-func (e *execution) pushGauges(withVUs bool) {
+// gaugeSample says which sample of the run pushGauges takes.
+type gaugeSample int
+
+const (
+	// gaugesStart is before any VU ran: vus_max only.
+	gaugesStart gaugeSample = iota
+	// gaugesTick is one per second: vus is the most VUs active since the
+	// previous sample.
+	gaugesTick
+	// gaugesFinal is at the end. The VUs are winding down then, so vus is
+	// never below the previous sample: a tick that landed while they
+	// stopped must not make the last value the few still stopping.
+	gaugesFinal
+)
+
+// pushGauges samples vus_max and, but at the start, vus.
+func (e *execution) pushGauges(kind gaugeSample) {
 	now, b := time.Now(), e.t.Run.Builtin
 	samples := []metrics.Sample{{Metric: b.VUsMax, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsInitialized())}}
-	if withVUs {
+	if kind != gaugesStart {
 		peak := e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().TakePeak() })
+		if kind == gaugesFinal {
+			peak = max(peak, e.lastVUs)
+		}
+		e.lastVUs = peak
 		samples = append(samples, metrics.Sample{Metric: b.VUs, Tags: e.t.Run.Tags, Time: now, Value: float64(peak)})
 	}
 	e.t.Run.Engine.Push(samples...)
