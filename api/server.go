@@ -62,20 +62,43 @@ func (s *Server) Close() error {
 // outside /v1/, as in k6.
 func Handler(ctl *runner.Control) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, _ *http.Request) { writeStatus(w, ctl) })
-	mux.HandleFunc("PATCH /v1/status", func(w http.ResponseWriter, r *http.Request) { patchStatus(w, r, ctl) })
-	mux.HandleFunc("GET /v1/metrics", func(w http.ResponseWriter, _ *http.Request) { listMetrics(w, ctl) })
-	mux.HandleFunc("GET /v1/metrics/{id}", func(w http.ResponseWriter, r *http.Request) { getMetric(w, ctl, r.PathValue("id")) })
-	mux.HandleFunc("GET /v1/groups", func(w http.ResponseWriter, _ *http.Request) { listGroups(w, ctl) })
-	mux.HandleFunc("GET /v1/groups/{id}", func(w http.ResponseWriter, r *http.Request) { getGroup(w, ctl, r.PathValue("id")) })
-	mux.HandleFunc("GET /v1/setup", func(w http.ResponseWriter, _ *http.Request) { writeSetupData(w, ctl.SetupData()) })
-	mux.HandleFunc("PUT /v1/setup", func(w http.ResponseWriter, r *http.Request) { putSetup(w, r, ctl) })
-	mux.HandleFunc("POST /v1/setup", func(w http.ResponseWriter, r *http.Request) { runSetup(w, r, ctl) })
-	mux.HandleFunc("POST /v1/teardown", func(w http.ResponseWriter, r *http.Request) { runTeardown(w, r, ctl) })
-	mux.HandleFunc("/ping", ping)
+	route(mux, "/v1/status", methods{
+		http.MethodGet:   func(w http.ResponseWriter, _ *http.Request) { writeStatus(w, ctl) },
+		http.MethodPatch: func(w http.ResponseWriter, r *http.Request) { patchStatus(w, r, ctl) },
+	})
+	route(mux, "/v1/metrics", methods{http.MethodGet: func(w http.ResponseWriter, _ *http.Request) { listMetrics(w, ctl) }})
+	route(mux, "/v1/metrics/{id}", methods{
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { getMetric(w, ctl, r.PathValue("id")) },
+	})
+	route(mux, "/v1/groups", methods{http.MethodGet: func(w http.ResponseWriter, _ *http.Request) { listGroups(w, ctl) }})
+	route(mux, "/v1/groups/{id}", methods{
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { getGroup(w, ctl, r.PathValue("id")) },
+	})
+	route(mux, "/v1/setup", methods{
+		http.MethodGet:  func(w http.ResponseWriter, _ *http.Request) { writeSetupData(w, ctl.SetupData()) },
+		http.MethodPut:  func(w http.ResponseWriter, r *http.Request) { putSetup(w, r, ctl) },
+		http.MethodPost: func(w http.ResponseWriter, r *http.Request) { runSetup(w, r, ctl) },
+	})
+	route(mux, "/v1/teardown", methods{http.MethodPost: func(w http.ResponseWriter, r *http.Request) { runTeardown(w, r, ctl) }})
 	mux.HandleFunc("/v1/", notFound)
+	mux.HandleFunc("/ping", ping)
 	mux.HandleFunc("/", ping)
 	return mux
+}
+
+// methods maps the HTTP methods of one path to their handlers.
+type methods map[string]http.HandlerFunc
+
+// route registers path on mux; another method than those of byMethod is
+// answered 405.
+func route(mux *http.ServeMux, path string, byMethod methods) {
+	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+		if h, ok := byMethod[r.Method]; ok {
+			h(w, r)
+			return
+		}
+		writeError(w, http.StatusMethodNotAllowed, "Method Not Allowed", r.Method+" "+path+" is not supported")
+	})
 }
 
 // ping answers "ok": the liveness of the process.

@@ -143,7 +143,10 @@ func (e *execution) run(ctx context.Context) (code int, proceed bool, err error)
 func (e *execution) prepare() error {
 	o, run := e.cfg.Options, e.t.Run
 	if !o.NoThresholds {
-		if err := metrics.ApplyThresholds(run.Registry, o.Thresholds); err != nil {
+		var err error
+		// Under the engine's lock: the REST API may read the metrics.
+		run.Engine.Read(func() { err = metrics.ApplyThresholds(run.Registry, o.Thresholds) })
+		if err != nil {
 			return err
 		}
 	}
