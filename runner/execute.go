@@ -115,6 +115,9 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 // them all. proceed is false when setup failed: the run ends without a
 // summary.
 func (e *execution) run(ctx context.Context) (code int, proceed bool, err error) {
+	if e.ctl.Status().Paused && !e.cfg.Options.Quiet {
+		fmt.Fprintln(e.cfg.Stderr, "INFO the test is paused: PATCH /v1/status with paused: false starts it")
+	}
 	if !e.ctl.waitStart(ctx) {
 		e.ctl.end(StatusInterrupted)
 		return 0, true, nil
