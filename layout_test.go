@@ -34,7 +34,8 @@ var layers = map[string]int{
 	"":                     5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
 	"runner":               6,
 	"js/jstest":            6, // real VUs for the tests of JS modules
-	"cmd/usefullatency":    7,
+	"api":                  7, // k6's REST API over a runner.Control
+	"cmd/usefullatency":    8,
 }
 
 // TestImportsPointDown checks that no package imports one of its own rank

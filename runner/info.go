@@ -38,12 +38,17 @@ func (e *execution) IterationsInterrupted() int64 {
 	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Interrupted.Load() })
 }
 
-// Elapsed returns the time since the scenarios started.
+// Elapsed returns the time since the scenarios started, until teardown
+// ended; 0 before they start.
 func (e *execution) Elapsed() time.Duration {
-	if e.start.IsZero() {
+	start := e.start.Load()
+	if start == nil {
 		return 0
 	}
-	return time.Since(e.start)
+	if end := e.end.Load(); end != nil {
+		return end.Sub(*start)
+	}
+	return time.Since(*start)
 }
 
 // startTickers evaluates thresholds every 2 s, pushes the vus and vus_max

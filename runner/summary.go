@@ -58,11 +58,12 @@ func (e *execution) summarize() error {
 }
 
 func (e *execution) setupData() any {
-	if len(e.setupJSON) == 0 {
+	data := e.ctl.SetupData()
+	if len(data) == 0 {
 		return nil
 	}
 	var v any
-	_ = json.Unmarshal(e.setupJSON, &v)
+	_ = json.Unmarshal(data, &v)
 	return v
 }
 
@@ -70,6 +71,8 @@ func (e *execution) setupData() any {
 // returns: each key is a file path, "stdout" and "stderr" the streams;
 // values are strings or ArrayBuffers (other values are written as JSON).
 func (e *execution) handleSummary(data map[string]any) error {
+	e.t.mainMu.Lock()
+	defer e.t.mainMu.Unlock()
 	vu := e.t.Main
 	rt := vu.Runtime()
 	arg, err := jsonValue(rt, data)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
@@ -24,6 +25,10 @@ type Test struct {
 	Main *js.VU
 	// ScriptOptions are the script's exported options, parsed.
 	ScriptOptions options.Options
+
+	// mainMu serialises the calls on Main: the run's own setup, teardown
+	// and handleSummary, and those the REST API asks for.
+	mainMu sync.Mutex
 }
 
 // Load parses the script at path and evaluates its init code once, with env

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,6 +37,7 @@ type runFlags struct {
 	verbose         bool
 	logOutput       string
 	logFormat       string
+	address         string
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -61,6 +63,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
+	fs.StringVarP(&f.address, "address", "a", "", "serve k6's REST API on host:port, e.g. 0.0.0.0:6565 (off when empty; also K6_ADDRESS)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
 	f.mockFlags.add(fs, "mock-")
 	f.addK6Flags(fs)
@@ -109,6 +112,15 @@ func (f *runFlags) layer() (options.Options, error) {
 	}
 	o.Warnings = f.ignoredWarnings()
 	return o, f.k6Layer(&o)
+}
+
+// restAddress returns where the REST API listens: --address, else
+// K6_ADDRESS; empty means no REST API, as in k6 v2.
+func (f *runFlags) restAddress() string {
+	if f.fs.Changed("address") {
+		return f.address
+	}
+	return os.Getenv("K6_ADDRESS")
 }
 
 // keyValues parses repeated NAME=VALUE flags.

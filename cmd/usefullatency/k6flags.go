@@ -50,9 +50,11 @@ var optionFlags = []optionFlag{
 	{name: "local-ips", option: "localIPs", def: "", usage: "client IP ranges and/or CIDRs the VUs send from"},
 	{name: "dns", option: "dns", def: "", usage: "DNS resolver configuration, e.g. ttl=5m,select=random,policy=preferIPv4"},
 	{name: "compatibility-mode", option: "compatibilityMode", def: "", usage: "JavaScript compatibility mode: extended or base"},
-	{name: "linger", short: "l", option: "linger", def: false, usage: "accepted for k6 compatibility; ignored"},
+	{name: "linger", short: "l", option: "linger", def: false,
+		usage: "after the test, keep the process and its REST API up until SIGINT or SIGTERM"},
 	{name: "no-usage-report", option: "noUsageReport", def: false, usage: "accepted for k6 compatibility; no report is ever sent"},
-	{name: "paused", short: "p", option: "paused", def: false, usage: "accepted for k6 compatibility; ignored"},
+	{name: "paused", short: "p", option: "paused", def: false,
+		usage: "initialise the VUs, then wait for PATCH /v1/status (REST API) to start the test"},
 }
 
 // ignoredFlag is a k6 flag that cannot apply here; it is accepted and
@@ -66,9 +68,8 @@ type ignoredFlag struct {
 
 // ignoredFlags are k6's flags that have no meaning for this runner.
 var ignoredFlags = []ignoredFlag{
-	{name: "address", short: "a", why: "there is no REST API"},
 	{name: "config", short: "c", why: "config files are not read; use script options or K6_* variables"},
-	{name: "profiling-enabled", why: "there is no REST API to profile through", isBool: true},
+	{name: "profiling-enabled", why: "the REST API has no profiling endpoints", isBool: true},
 	{name: "type", short: "t", why: "a test is told from its content, script or archive", quiet: []string{"js", "archive"}},
 	{name: "traces-output", why: "traces are not produced", quiet: []string{"none"}},
 	{name: "new-machine-readable-summary", why: "the summary export has k6's legacy shape", isBool: true},
@@ -139,15 +140,13 @@ func (f *runFlags) ignoredWarnings() []string {
 	return out
 }
 
-// optionWarnings names the consolidated options that are accepted but
-// have no effect, whichever layer set them.
-func optionWarnings(o options.Options) []string {
+// optionWarnings names the consolidated options that cannot do what they
+// are meant to, whichever layer set them: a paused test without a REST API
+// to resume it waits for a signal.
+func optionWarnings(o options.Options, address string) []string {
 	var out []string
-	if o.Paused {
-		out = append(out, "paused is accepted for compatibility with k6 and ignored: the test starts at once")
-	}
-	if o.Linger {
-		out = append(out, "linger is accepted for compatibility with k6 and ignored: there is no REST API to keep alive")
+	if o.Paused && address == "" {
+		out = append(out, "paused without --address: there is no REST API to resume the test, it waits until SIGINT or SIGTERM")
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/api"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/runner"
@@ -40,21 +41,32 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	for _, w := range append(opts.Warnings, optionWarnings(opts)...) {
+	for _, w := range append(opts.Warnings, optionWarnings(opts, f.restAddress())...) {
 		fmt.Fprintln(stderr, "WARN "+w)
+	}
+	ctl := runner.NewControl(test, opts)
+	if addr := f.restAddress(); addr != "" {
+		srv, err := api.Listen(addr, ctl)
+		if err != nil {
+			return fail(stderr, runner.ExitCannotStartAPI, err)
+		}
+		defer srv.Close()
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
-		Env: options.EnvMap(os.Environ()),
+		Env: options.EnvMap(os.Environ()), Control: ctl,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "ERRO "+oneLine(err))
 		if code == 0 {
 			code = runner.ExitInvalidConfig
 		}
+	}
+	if code == runner.ExitStoppedFromAPI {
+		fmt.Fprintln(stderr, "ERRO the test was stopped through the REST API (PATCH /v1/status with stopped: true)")
 	}
 	if code == runner.ExitThresholdsFailed {
 		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(test.CrossedThresholds(), ", "))
