@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, version.
+// streaming answers become useful. Subcommands: run, inspect, merge, mock, version.
 package main
 
 import (
@@ -20,6 +20,7 @@ const usage = `usefullatency: k6-style load tests that measure when streaming an
 Usage:
   usefullatency run [flags] script.js      run a test script
   usefullatency inspect script.js          print the resolved options as JSON
+  usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
 
@@ -37,6 +38,8 @@ func mainWithIO(args []string, stdout, stderr io.Writer) int {
 		return runCmd(args[1:], stdout, stderr)
 	case "inspect":
 		return inspectCmd(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version", "--version":

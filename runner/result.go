@@ -1,0 +1,24 @@
+package runner
+
+import (
+	"os"
+	"time"
+
+	"github.com/usefullatency/usefullatency/result"
+)
+
+// result takes the run's mergeable result for -o result, under the engine
+// lock; gaugeTimes are the times of the gauges' latest samples.
+func (e *execution) result(gaugeTimes map[string]time.Time) *result.File {
+	src, _ := os.ReadFile(e.t.Bundle.Path)
+	var f *result.File
+	e.t.Run.Engine.Read(func() {
+		f = result.Snapshot(result.Source{
+			Script: e.cfg.ScriptName, ScriptSource: src, Options: e.cfg.Options,
+			Registry: e.t.Run.Registry, Root: e.t.Run.Root, Streaming: e.streaming,
+			Start: e.start, End: time.Now(), Duration: e.Elapsed(),
+			SetupData: e.setupJSON, GaugeTimes: gaugeTimes,
+		})
+	})
+	return f
+}
