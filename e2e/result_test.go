@@ -230,3 +230,45 @@ func TestResultOutputBadPath(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeStreamingBuckets: two runners of a streaming example against
+// the mock merge into one "where the time goes" table whose buckets hold
+// the requests of both.
+func TestMergeStreamingBuckets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	halves := []string{"0:1/2", "1/2:1"}
+	files, exports := make([]string, 2), make([]string, 2)
+	// The parallel subtests run together; t.Run returns when both ended.
+	t.Run("runners", func(t *testing.T) {
+		for i, seg := range halves {
+			files[i], exports[i] = filepath.Join(dir, seg[:1]+".res"), filepath.Join(dir, seg[:1]+".json")
+			t.Run(seg[:1], func(t *testing.T) {
+				t.Parallel()
+				invocation{args: []string{"run", "-q", "--no-summary", "--mock", "-e", "DURATION=2s",
+					"--execution-segment", seg, "--execution-segment-sequence", "0,1/2,1",
+					"-o", "result=" + files[i], "--summary-export", exports[i], example("openai.js")}}.run(t).wantCode(t, 0)
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	merged := filepath.Join(dir, "merged.json")
+	r := run(t, "merge", "--summary-export", merged, files[0], files[1])
+	r.wantCode(t, 0)
+	if !strings.Contains(r.stdout, "WHERE THE TIME GOES") {
+		t.Errorf("no per-bucket table in the merged summary:\n%s", r.stdout)
+	}
+	var want float64
+	for _, e := range exports {
+		want += number(t, export(t, e), "usefulsse_buckets", "single_tool", "requests")
+	}
+	m := export(t, merged)
+	if got := number(t, m, "usefulsse_buckets", "single_tool", "requests"); got != want || got == 0 {
+		t.Errorf("merged single_tool requests = %v, want the shares' sum %v", got, want)
+	}
+	if got := number(t, m, "metrics", "http_reqs", "count"); got != want {
+		t.Errorf("merged http_reqs = %v, want %v", got, want)
+	}
+}
