@@ -64,13 +64,12 @@ func WriteFile(path string, f *File) error {
 }
 
 // Write encodes f, gzip-compressed, to w. Format and Version are set to
-// this build's; trend values are written sorted by value (f's slices are
-// sorted in place).
+// this build's and each trend's Count to its number of values; the values
+// are written sorted, f's slices are left as they are.
 func Write(w io.Writer, f *File) error {
 	f.Format, f.Version = Format, Version
 	trends := trendSinks(f)
 	for _, s := range trends {
-		sortValues(s.Values)
 		s.Count = int64(len(s.Values))
 	}
 	header, err := json.Marshal(f)
@@ -82,10 +81,11 @@ func Write(w io.Writer, f *File) error {
 	bw.Write(header)
 	bw.WriteByte('\n')
 	var buf [binary.MaxVarintLen64]byte
+	var keys []uint64
 	for _, s := range trends {
+		keys = sortedKeys(keys[:0], s.Values)
 		var prev uint64
-		for _, v := range s.Values {
-			k := orderKey(v)
+		for _, k := range keys {
 			bw.Write(buf[:binary.PutUvarint(buf[:], k-prev)])
 			prev = k
 		}
@@ -116,18 +116,22 @@ func fromKey(k uint64) float64 {
 	return math.Float64frombits(^k)
 }
 
-// sortValues sorts vs by order key, the order the file stores them in.
+// sortedKeys appends the order keys of vs to keys and sorts them: the
+// order the file stores values in.
+func sortedKeys(keys []uint64, vs []float64) []uint64 {
+	for _, v := range vs {
+		keys = append(keys, orderKey(v))
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sortValues sorts vs by order key.
 func sortValues(vs []float64) {
-	slices.SortFunc(vs, func(a, b float64) int {
-		ka, kb := orderKey(a), orderKey(b)
-		switch {
-		case ka < kb:
-			return -1
-		case ka > kb:
-			return 1
-		}
-		return 0
-	})
+	keys := sortedKeys(make([]uint64, 0, len(vs)), vs)
+	for i, k := range keys {
+		vs[i] = fromKey(k)
+	}
 }
 
 // ReadFile reads the result at path; errors name the path.

@@ -87,3 +87,8 @@ func metric(f *File, name string) Metric {
 	}
 	return Metric{}
 }
+
+// trendOf returns the Trend sink of a materialized metric.
+func trendOf(r *Run, name string) *metrics.TrendSink {
+	return r.Registry.Get(name).Sink.(*metrics.TrendSink)
+}

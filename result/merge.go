@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -333,7 +334,7 @@ func mergeBreakdowns(files []*File) (*Breakdown, error) {
 		return nil, nil
 	}
 	sort.Slice(out.Metrics, func(i, j int) bool { return out.Metrics[i].Name < out.Metrics[j].Name })
-	for _, bucket := range sortedKeys(sinks) {
+	for _, bucket := range metrics.SortedNames(sinks) {
 		bk := Bucket{Name: bucket}
 		for _, m := range out.Metrics {
 			if ss := sinks[bucket][m.Name]; len(ss) > 0 {
@@ -343,13 +344,4 @@ func mergeBreakdowns(files []*File) (*Breakdown, error) {
 		out.Buckets = append(out.Buckets, bk)
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
