@@ -116,7 +116,7 @@ func TestMergeOutputs(t *testing.T) {
 	dir := t.TempDir()
 	files := runShares(t, dir, "whole", 99)
 	report, all := filepath.Join(dir, "report.html"), filepath.Join(dir, "all.res")
-	r := run(t, append([]string{"merge", "--script", script("result/handle_summary.js"), "--report", report, "-o", all}, files...)...)
+	r := run(t, append([]string{"merge", "--script", script("result/handle_summary.js"), "--report", report, "-o", "result=" + all}, files...)...)
 	r.wantCode(t, 0)
 	var data map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &data); err != nil {

@@ -46,7 +46,7 @@ func newMergeFlags(stderr io.Writer) *mergeFlags {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.script, "script", "", "the test's script: its handleSummary(data) gets the merged data")
 	fs.StringArrayVarP(&f.env, "env", "e", nil, "script environment variable KEY=VALUE for --script (repeatable)")
-	fs.StringVarP(&f.out, "out", "o", "", "also write the merged result to FILE (it merges again)")
+	fs.StringVarP(&f.out, "out", "o", "", "also write the merged result to FILE, or result=FILE as run takes it (it merges again)")
 	return f
 }
 
@@ -73,6 +73,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
 	if f.out != "" {
+		f.out = strings.TrimPrefix(f.out, "result=")
 		if err := result.WriteFile(f.out, merged); err != nil {
 			return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--out %s: %w", f.out, err))
 		}
