@@ -41,7 +41,7 @@ type Params struct {
 	// Stdout is where "-" outputs write.
 	Stdout io.Writer
 	// Result takes the run's mergeable result so far for -o result, with
-	// gaugeTimes the time of each gauge's latest sample by metric name; it
+	// gaugeTimes the time of the value each gauge keeps by metric name; it
 	// locks the metrics engine itself. nil when the caller has none.
 	Result func(gaugeTimes map[string]time.Time) *result.File
 }

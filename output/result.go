@@ -50,26 +50,21 @@ func (r *Result) Start() error {
 	return os.Remove(f.Name())
 }
 
-// AddSamples notes the time of the latest sample of each gauge and gauge
-// submetric, for merging gauges by time.
+// AddSamples notes the time of the last sample pushed to each gauge and
+// gauge submetric — the sample whose value the gauge keeps — for merging
+// gauges by time.
 func (r *Result) AddSamples(samples []metrics.Sample) {
 	for i := range samples {
 		s := &samples[i]
 		if s.Metric.Type != metrics.Gauge {
 			continue
 		}
-		r.note(s.Metric.Name, s.Time)
+		r.gaugeTimes[s.Metric.Name] = s.Time
 		for _, sub := range s.Metric.Submetrics {
 			if s.Tags.Contains(sub.Selector) {
-				r.note(sub.Metric.Name, s.Time)
+				r.gaugeTimes[sub.Metric.Name] = s.Time
 			}
 		}
-	}
-}
-
-func (r *Result) note(name string, t time.Time) {
-	if last, ok := r.gaugeTimes[name]; !ok || t.After(last) {
-		r.gaugeTimes[name] = t
 	}
 }
 

@@ -32,8 +32,9 @@ type Source struct {
 	Duration   time.Duration
 	// SetupData is setup()'s result as JSON; nil when none.
 	SetupData []byte
-	// GaugeTimes are the times of each gauge's (and gauge submetric's)
-	// latest sample, by metric name; a gauge missing here reads End.
+	// GaugeTimes are the times of the sample whose value each gauge (and
+	// gauge submetric) keeps, by metric name; a gauge missing here reads
+	// End.
 	GaugeTimes map[string]time.Time
 }
 

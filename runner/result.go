@@ -8,7 +8,7 @@ import (
 )
 
 // result takes the run's mergeable result for -o result, under the engine
-// lock; gaugeTimes are the times of the gauges' latest samples.
+// lock; gaugeTimes are the times of the values the gauges keep.
 func (e *execution) result(gaugeTimes map[string]time.Time) *result.File {
 	src, _ := os.ReadFile(e.t.Bundle.Path)
 	var f *result.File
