@@ -41,9 +41,20 @@ func TestMergeEqualsSingleRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	files := runShares(t, dir, "loose", 0)
-	single := filepath.Join(dir, "single.json")
-	one := run(t, "run", "-q", "--summary-trend-stats", exactStats, "--summary-export", single, script("result/iterations.js"))
+	single, singleRes := filepath.Join(dir, "single.json"), filepath.Join(dir, "single.res")
+	one := run(t, "run", "-q", "--summary-trend-stats", exactStats, "--summary-export", single, "-o", "result="+singleRes, script("result/iterations.js"))
 	one.wantCode(t, 0)
+	// A whole run's file alone gives back the run's own export and summary,
+	// rates per second included.
+	alone := filepath.Join(dir, "alone.json")
+	a := run(t, "merge", "--summary-export", alone, singleRes)
+	a.wantCode(t, 0)
+	if w, g := export(t, single), export(t, alone); !reflect.DeepEqual(w, g) {
+		t.Errorf("merge of a whole run's file: export\n%v\nwant the run's own\n%v", g, w)
+	}
+	if a.stdout != one.stdout || a.stderr != "" {
+		t.Errorf("merge of a whole run's file: summary\n%s\nwant the run's own\n%s\nstderr: %s", a.stdout, one.stdout, a.stderr)
+	}
 	merged := filepath.Join(dir, "merged.json")
 	m := run(t, append([]string{"merge", "--summary-trend-stats", exactStats, "--summary-export", merged}, files...)...)
 	m.wantCode(t, 0)

@@ -122,6 +122,9 @@ func fill(dst metrics.Sink, s Sink) {
 		for _, v := range s.Values {
 			x.Add(v)
 		}
+		// The runner's own sum, added in sample order: avg comes back to
+		// the last bit (the sorted values' sum may round differently).
+		x.Sum = s.Sum
 	}
 }
 

@@ -60,6 +60,9 @@ type execution struct {
 	abortReason   atomic.Value
 	thresholdStop atomic.Bool
 	errs          *errorLog
+	// duration is the test run duration the summary reported; 0 until
+	// the summary is written.
+	duration time.Duration
 }
 
 // Execute runs the test with consolidated options and returns the exit
@@ -315,7 +318,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Result: e.result})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Result: e.resultSnapshot})
 		if err != nil {
 			e.stopOutputs()
 			return err

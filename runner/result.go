@@ -7,16 +7,16 @@ import (
 	"github.com/usefullatency/usefullatency/result"
 )
 
-// result takes the run's mergeable result for -o result, under the engine
+// resultSnapshot takes the run's mergeable result for -o result, under the engine
 // lock; gaugeTimes are the times of the values the gauges keep.
-func (e *execution) result(gaugeTimes map[string]time.Time) *result.File {
+func (e *execution) resultSnapshot(gaugeTimes map[string]time.Time) *result.File {
 	src, _ := os.ReadFile(e.t.Bundle.Path)
 	var f *result.File
 	e.t.Run.Engine.Read(func() {
 		f = result.Snapshot(result.Source{
 			Script: e.cfg.ScriptName, ScriptSource: src, Options: e.cfg.Options,
 			Registry: e.t.Run.Registry, Root: e.t.Run.Root, Streaming: e.streaming,
-			Start: e.start, End: time.Now(), Duration: e.Elapsed(),
+			Start: e.start, End: time.Now(), Duration: e.summaryDuration(),
 			SetupData: e.setupJSON, GaugeTimes: gaugeTimes,
 		})
 	})

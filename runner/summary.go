@@ -17,9 +17,10 @@ import (
 // summarize writes the end-of-test summary of the run (see WriteSummary).
 func (e *execution) summarize() error {
 	o := e.cfg.Options
+	e.duration = e.Elapsed()
 	in := summary.Input{
 		Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
-		TimeUnit: o.SummaryTimeUnit, Duration: e.Elapsed(), SetupData: e.setupData(),
+		TimeUnit: o.SummaryTimeUnit, Duration: e.duration, SetupData: e.setupData(),
 		NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
 		Streaming: e.streaming,
 	}
@@ -79,6 +80,15 @@ func WriteSummary(main *js.VU, in summary.Input, o SummaryOptions, read func(fun
 		fmt.Fprint(o.Stdout, text)
 	}
 	return errors.Join(errs...)
+}
+
+// summaryDuration is the test run duration the summary reported, or the
+// time elapsed so far before it was written.
+func (e *execution) summaryDuration() time.Duration {
+	if e.duration > 0 {
+		return e.duration
+	}
+	return e.Elapsed()
 }
 
 func (e *execution) setupData() any {
