@@ -24,7 +24,7 @@ func encode(t *testing.T, f *File) []byte {
 
 func TestWriteReadRoundTrip(t *testing.T) {
 	f := share("0:1/3", 0, 20, thirds()[0].Start)
-	odd := []float64{math.Inf(1), -0.0, 0, -1.5, 1e-300, math.MaxFloat64, -math.MaxFloat64, math.Inf(-1), 3}
+	odd := []float64{math.Inf(1), math.Copysign(0, -1), 0, -1.5, 1e-300, math.MaxFloat64, -math.MaxFloat64, math.Inf(-1), 3}
 	f.Metrics[0].Sink.Values = append(f.Metrics[0].Sink.Values, odd...)
 	got, err := Read(bytes.NewReader(encode(t, f)))
 	if err != nil {

@@ -63,7 +63,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
 	if f.fs.NArg() == 0 {
-		return fail(stderr, runner.ExitInvalidConfig, errors.New("merge needs result files: usefullatency merge [flags] FILE..."))
+		return fail(stderr, runner.ExitInvalidConfig, errors.New("merge needs result files: usefullatency merge [flags] FILE…"))
 	}
 	if f.summaryMode != "" && !strings.Contains(",compact,full,legacy,disabled,", ","+f.summaryMode+",") {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--summary-mode %q: want compact, full, legacy or disabled", f.summaryMode))
