@@ -134,8 +134,17 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Read(bytes.NewReader(data))
-		if err == nil && got.Format != Format {
+		if err != nil {
+			return
+		}
+		if got.Format != Format {
 			t.Fatalf("read a file of format %q", got.Format)
+		}
+		// What reads must merge or be refused, never panic.
+		if merged, _, err := Merge([]*File{got}); err == nil {
+			if run, err := merged.Materialize(false); err == nil {
+				run.EvalThresholds()
+			}
 		}
 	})
 }
