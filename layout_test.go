@@ -20,6 +20,7 @@ var layers = map[string]int{
 	"options":    1,
 	"executor":   2,
 	"summary":    2,
+	"result":     2, // mergeable results: -o result files and usefullatency merge
 	"js/modules": 2,
 	"js/web":     2,
 	"output":     3,

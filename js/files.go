@@ -31,3 +31,7 @@ func (b *Bundle) readFile(name string) ([]byte, error) {
 	}
 	return data, err
 }
+
+// ReadFile reads name as the bundle reads its modules: from its archive
+// when it runs one, else from the disk or the network.
+func (b *Bundle) ReadFile(name string) ([]byte, error) { return b.readFile(name) }

@@ -9,8 +9,10 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/result"
 )
 
 // Output receives every sample of a run.
@@ -38,6 +40,10 @@ type Params struct {
 	Registry *metrics.Registry
 	// Stdout is where "-" outputs write.
 	Stdout io.Writer
+	// Result takes the run's mergeable result so far for -o result, with
+	// gaugeTimes the time of the value each gauge keeps by metric name; it
+	// locks the metrics engine itself. nil when the caller has none.
+	Result func(gaugeTimes map[string]time.Time) *result.File
 }
 
 // constructor builds an output of one type.

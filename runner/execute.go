@@ -66,6 +66,9 @@ type execution struct {
 	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
 	lastVUs int64
 	errs    *errorLog
+	// duration is the test run duration the summary reported; 0 until
+	// the summary is written.
+	duration time.Duration
 }
 
 // Execute runs the test with consolidated options and returns the exit
@@ -330,7 +333,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Result: e.resultSnapshot})
 		if err != nil {
 			e.stopOutputs()
 			return err

@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, mock, version.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, mock, version.
 package main
 
 import (
@@ -25,6 +25,7 @@ Usage:
   usefullatency inspect script.js          print the resolved options as JSON
                                            (--execution-requirements: plus totalDuration, maxVUs)
   usefullatency archive [flags] script.js  bundle the test into a k6-style archive (-O archive.tar)
+  usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
 
@@ -77,6 +78,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return inspectCmd(args[1:], stdout, stderr)
 	case "archive":
 		return archiveCmd(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version", "--version":
