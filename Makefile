@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin/usefullatency
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test types demo bench fuzz clean
+.PHONY: build test types demo dist-demo bench fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
@@ -36,6 +36,14 @@ deps:
 # simulated assistant (no other server needed). Exits 0 when all gates pass.
 demo: build
 	$(BIN) run --mock examples/aftersales.js
+
+# The k6-operator flow on this machine: deploy/local-operator.sh archives the
+# demo, starts DIST_RUNNERS paused runners named k6 (each with its own
+# simulated assistant), un-pauses them as the operator's starter does and
+# merges their results into one summary; exits with merge's code.
+DIST_RUNNERS ?= 3
+dist-demo: build
+	./deploy/local-operator.sh -n $(DIST_RUNNERS) -b $(BIN) examples/aftersales.js --mock -e DURATION=10s
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build
