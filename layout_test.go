@@ -23,7 +23,8 @@ var layers = map[string]int{
 	"result":     2, // mergeable results: -o result files and usefullatency merge
 	"js/modules": 2,
 	"js/web":     2,
-	"output":     3,
+	"aggregate":  3, // live global thresholds: runners post results, the aggregator merges and stops them
+	"output":     4,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,

@@ -38,8 +38,12 @@ type Params struct {
 	Env map[string]string
 	// Registry holds the run's metrics (thresholds, submetrics).
 	Registry *metrics.Registry
-	// Stdout is where "-" outputs write.
-	Stdout io.Writer
+	// Stdout is where "-" outputs write; Stderr takes their warnings (nil
+	// discards them).
+	Stdout, Stderr io.Writer
+	// APIAddress is the address the run's REST API listens on, "" when
+	// it serves none.
+	APIAddress string
 	// Result takes the run's mergeable result so far for -o result, with
 	// gaugeTimes the time of the value each gauge keeps by metric name; it
 	// locks the metrics engine itself. nil when the caller has none.

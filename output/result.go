@@ -19,10 +19,14 @@ func init() { register("result", newResult) }
 type Result struct {
 	path     string
 	snapshot func(map[string]time.Time) *result.File
-	// gaugeTimes is written under the engine lock (AddSamples) and read
-	// under it (the snapshot function locks the engine).
-	gaugeTimes map[string]time.Time
+	gaugeTimes
 }
+
+// gaugeTimes notes, by metric name, when each gauge and gauge submetric
+// last changed: the time of the value the gauge keeps, for merging gauges
+// by time. It is written under the engine lock (AddSamples) and read under
+// it (the snapshot function locks the engine).
+type gaugeTimes map[string]time.Time
 
 var _ Output = (*Result)(nil)
 
@@ -33,7 +37,7 @@ func newResult(p Params) (Output, error) {
 	if p.Result == nil {
 		return nil, errors.New("this command cannot write a result")
 	}
-	return &Result{path: p.Arg, snapshot: p.Result, gaugeTimes: map[string]time.Time{}}, nil
+	return &Result{path: p.Arg, snapshot: p.Result, gaugeTimes: gaugeTimes{}}, nil
 }
 
 // Description names the output for the banner.
@@ -53,16 +57,16 @@ func (r *Result) Start() error {
 // AddSamples notes the time of the last sample pushed to each gauge and
 // gauge submetric — the sample whose value the gauge keeps — for merging
 // gauges by time.
-func (r *Result) AddSamples(samples []metrics.Sample) {
+func (g gaugeTimes) AddSamples(samples []metrics.Sample) {
 	for i := range samples {
 		s := &samples[i]
 		if s.Metric.Type != metrics.Gauge {
 			continue
 		}
-		r.gaugeTimes[s.Metric.Name] = s.Time
+		g[s.Metric.Name] = s.Time
 		for _, sub := range s.Metric.Submetrics {
 			if s.Tags.Contains(sub.Selector) {
-				r.gaugeTimes[sub.Metric.Name] = s.Time
+				g[sub.Metric.Name] = s.Time
 			}
 		}
 	}

@@ -40,6 +40,9 @@ type Config struct {
 	// Control is the handle through which the REST API watches and steers
 	// the run; Execute makes its own when it is nil.
 	Control *Control
+	// APIAddress is where the REST API listens, "" when it does not; the
+	// aggregator output tells the aggregator, which stops the run there.
+	APIAddress string
 }
 
 // execution is the state of one Execute call.
@@ -333,7 +336,8 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Result: e.resultSnapshot})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout,
+			Stderr: e.cfg.Stderr, APIAddress: e.cfg.APIAddress, Result: e.resultSnapshot})
 		if err != nil {
 			e.stopOutputs()
 			return err

@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, merge, mock, version.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, mock, version.
 package main
 
 import (
@@ -26,6 +26,7 @@ Usage:
                                            (--execution-requirements: plus totalDuration, maxVUs)
   usefullatency archive [flags] script.js  bundle the test into a k6-style archive (-O archive.tar)
   usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
+  usefullatency aggregate [--listen addr]  live thresholds over runners' -o aggregator=URL posts
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
 
@@ -80,6 +81,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return archiveCmd(args[1:], stdout, stderr)
 	case "merge":
 		return mergeCmd(args[1:], stdout, stderr)
+	case "aggregate":
+		return aggregateCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -79,6 +79,13 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
+	return f.judge(merged, false, stdout, stderr)
+}
+
+// judge writes the merged result (-o), the summary, the export and the
+// report of a merged result and returns the exit code: 99 when a threshold
+// fails on it (or aborted says one stopped the test), else 0.
+func (f *mergeFlags) judge(merged *result.File, aborted bool, stdout, stderr io.Writer) int {
 	if f.out != "" {
 		f.out = strings.TrimPrefix(f.out, "result=")
 		if err := result.WriteFile(f.out, merged); err != nil {
@@ -101,8 +108,12 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	if err := f.writeSummary(run, main, stdout, stderr); err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
-	if failed {
+	switch {
+	case failed:
 		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(run.Crossed(), ", "))
+		return runner.ExitThresholdsFailed
+	case aborted:
+		fmt.Fprintln(stderr, "ERRO an abortOnFail threshold crossed during the test stopped it")
 		return runner.ExitThresholdsFailed
 	}
 	return 0

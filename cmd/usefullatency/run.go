@@ -45,19 +45,21 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
 	ctl := runner.NewControl(test, opts)
+	var apiAddr string
 	if addr := f.restAddress(); addr != "" {
 		srv, err := api.Listen(addr, ctl)
 		if err != nil {
 			return fail(stderr, runner.ExitCannotStartAPI, err)
 		}
 		defer srv.Close()
+		apiAddr = srv.Addr()
 	}
 	ctx, stop := signalContext(stderr)
 	defer stop()
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
-		Env: options.EnvMap(os.Environ()), Control: ctl,
+		Env: options.EnvMap(os.Environ()), Control: ctl, APIAddress: apiAddr,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "ERRO "+oneLine(err))

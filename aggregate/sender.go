@@ -1,0 +1,228 @@
+package aggregate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/usefullatency/usefullatency/result"
+)
+
+// Defaults of a Sender.
+const (
+	// DefaultInterval is the time between two posts.
+	DefaultInterval = 2 * time.Second
+	// DefaultStopTimeout bounds what Stop waits for: the post in flight
+	// and the last one.
+	DefaultStopTimeout = 3 * time.Second
+	// unreachedStopTimeout bounds Stop instead when no post ever reached
+	// the aggregator though one was tried: it is most likely gone.
+	unreachedStopTimeout = time.Second
+	// requestTimeout bounds one post while the run goes on.
+	requestTimeout = 10 * time.Second
+	// costFactor spaces posts out when taking and encoding a result gets
+	// slow: a post starts no sooner than costFactor times the previous
+	// one's preparation after it, so a runner spends at most about
+	// 1/costFactor of a core on them.
+	costFactor = 5
+)
+
+// SenderConfig is what a Sender posts, where and how often.
+type SenderConfig struct {
+	// URL is the aggregator's base URL (http or https); the posts go to
+	// URL + Path.
+	URL string
+	// Interval is the time between two posts; DefaultInterval when 0.
+	Interval time.Duration
+	// StopTimeout bounds Stop; DefaultStopTimeout when 0.
+	StopTimeout time.Duration
+	// APIAddress is the runner's REST API address, "" when it has none.
+	APIAddress string
+	// Snapshot takes the runner's result so far; it may lock the metrics
+	// engine briefly, never for I/O.
+	Snapshot func() *result.File
+	// Log takes the one warning line of a failing aggregator.
+	Log io.Writer
+	// Client sends the posts; a default client when nil.
+	Client *http.Client
+}
+
+// Sender posts a runner's result to an aggregator: every Interval while the
+// run goes on and once at its end. It never blocks the run: a post runs on
+// its own goroutine, a tick while one is in flight is skipped, and failures
+// give one warning line.
+type Sender struct {
+	cfg      SenderConfig
+	endpoint string
+	ctx      context.Context
+	cancel   context.CancelFunc
+	done     chan struct{}
+	loopDone chan struct{}
+	inFlight sync.WaitGroup
+	busy     atomic.Bool
+	warned   atomic.Bool
+	// tried is true once a periodic post began.
+	tried atomic.Bool
+	// prepared is how long taking and encoding the last result took, in
+	// nanoseconds; the loop spaces posts by costFactor times it.
+	prepared atomic.Int64
+	// Posted and Skipped count the posts that reached the aggregator and
+	// the ticks skipped while a post was in flight or too soon.
+	Posted, Skipped atomic.Int64
+}
+
+// NewSender checks cfg and returns a Sender; Start begins the posts.
+func NewSender(cfg SenderConfig) (*Sender, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("aggregator URL %q: want http://host:port", redact(cfg.URL))
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = DefaultStopTimeout
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Sender{
+		cfg: cfg, endpoint: strings.TrimSuffix(u.String(), "/") + Path,
+		ctx: ctx, cancel: cancel, done: make(chan struct{}), loopDone: make(chan struct{}),
+	}, nil
+}
+
+// Start posts the result every Interval until Stop.
+func (s *Sender) Start() {
+	go func() {
+		defer close(s.loopDone)
+		t := time.NewTicker(s.cfg.Interval)
+		defer t.Stop()
+		var last time.Time
+		for {
+			select {
+			case <-s.done:
+				return
+			case now := <-t.C:
+				gap := max(s.cfg.Interval, costFactor*time.Duration(s.prepared.Load()))
+				if now.Sub(last) < gap-s.cfg.Interval/10 || !s.busy.CompareAndSwap(false, true) {
+					s.Skipped.Add(1)
+					continue
+				}
+				last = now
+				s.tried.Store(true)
+				s.inFlight.Add(1)
+				go func() {
+					defer s.inFlight.Done()
+					defer s.busy.Store(false)
+					s.post(s.ctx, false, requestTimeout)
+				}()
+			}
+		}
+	}()
+}
+
+// Stop ends the periodic posts and sends the last result, marked final.
+// It returns within StopTimeout whatever the aggregator does (within 1 s
+// when no post ever reached it): the post in flight and the last one share
+// that time, and what is still pending then is abandoned.
+func (s *Sender) Stop() {
+	budget := s.cfg.StopTimeout
+	if s.Posted.Load() == 0 && s.tried.Load() {
+		budget = min(budget, unreachedStopTimeout)
+	}
+	deadline := time.Now().Add(budget)
+	close(s.done)
+	<-s.loopDone
+	waited := make(chan struct{})
+	go func() { s.inFlight.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(time.Until(deadline)):
+	}
+	s.cancel() // a post still in flight is abandoned
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	s.post(ctx, true, time.Until(deadline))
+}
+
+// post takes the result, encodes it and sends it; a failure is logged once.
+func (s *Sender) post(ctx context.Context, final bool, timeout time.Duration) {
+	start := time.Now()
+	var body bytes.Buffer
+	if err := result.Write(&body, s.cfg.Snapshot()); err != nil {
+		s.warn(err)
+		return
+	}
+	s.prepared.Store(int64(time.Since(start)))
+	if timeout <= 0 {
+		s.warn(errors.New("no time left to send the last result"))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint, &body)
+	if err != nil {
+		s.warn(err)
+		return
+	}
+	req.Header.Set("Content-Type", "application/octet-stream")
+	if s.cfg.APIAddress != "" {
+		req.Header.Set(HeaderAPI, s.cfg.APIAddress)
+	}
+	if final {
+		req.Header.Set(HeaderFinal, "true")
+	}
+	resp, err := s.cfg.Client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer within %s", timeout.Round(time.Millisecond))
+			if s.ctx.Err() != nil {
+				err = errors.New("no answer before the run ended")
+			}
+		}
+		s.warn(err)
+		return
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if resp.StatusCode/100 != 2 {
+		s.warn(fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg))))
+		return
+	}
+	s.Posted.Add(1)
+}
+
+// warn writes the first failure only: a lost aggregator gives one line,
+// not one per post.
+func (s *Sender) warn(err error) {
+	if !s.warned.CompareAndSwap(false, true) {
+		return
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	fmt.Fprintf(s.cfg.Log, "WARN aggregator %s: %v; the run goes on without it (later failures are not logged)\n", redact(s.cfg.URL), err)
+}
+
+// redact hides a password in a URL.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(invalid URL)"
+	}
+	return u.Redacted()
+}

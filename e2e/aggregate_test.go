@@ -1,0 +1,170 @@
+package e2e
+
+import (
+	"net"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// listeningRE finds the address in the aggregator's first line.
+var listeningRE = regexp.MustCompile(`listening on (http://[0-9.:]+) `)
+
+// startAggregator starts `aggregate` for three runners on a free loopback
+// port and returns it with its URL.
+func startAggregator(t *testing.T, export string) (*started, string) {
+	t.Helper()
+	agg := invocation{args: []string{"aggregate", "--listen", "127.0.0.1:0", "--runners", "3", "--interval", "200ms",
+		"--no-summary", "--summary-export", export}}.start(t, binary)
+	agg.log.await(t, "listening on")
+	m := listeningRE.FindStringSubmatch(agg.log.String())
+	if m == nil {
+		t.Fatalf("no address in the aggregator's log:\n%s", agg.log.String())
+	}
+	return agg, m[1]
+}
+
+// startRunners starts the three segments of aggregate/count.js, each with
+// a REST API on a free port, posting to the aggregator at url every 200 ms.
+func startRunners(t *testing.T, url string, env ...string) []*started {
+	t.Helper()
+	var runners []*started
+	for _, seg := range segments {
+		inv := invocation{env: append([]string{"K6_AGGREGATOR_PUSH_INTERVAL=200ms"}, env...), args: []string{
+			"run", "-q", "--no-summary", script("aggregate/count.js"), "--execution-segment", seg,
+			"--execution-segment-sequence", sequence, "--address", "127.0.0.1:0", "-o", "aggregator=" + url,
+		}}
+		runners = append(runners, inv.start(t, binary))
+	}
+	return runners
+}
+
+// TestAggregatorStopsEveryRunner: three runners post to one aggregator; the
+// gate done<30 with abortOnFail is never crossed by a runner's share (20
+// iterations) but is by the whole test, so the aggregator stops all three
+// through their REST APIs (exit 103, before their 60 iterations) and exits
+// 99 with the summary of the whole test. With a gate the whole test passes
+// (the converse), every runner finishes its share and the aggregator
+// exits 0 once the three sent their final results.
+func TestAggregatorStopsEveryRunner(t *testing.T) {
+	t.Parallel()
+	t.Run("crossed", func(t *testing.T) {
+		t.Parallel()
+		exp := filepath.Join(t.TempDir(), "summary.json")
+		agg, url := startAggregator(t, exp)
+		for i, r := range startRunners(t, url) {
+			res := r.out()
+			res.wantCode(t, 103)
+			if strings.Contains(res.stderr, "WARN aggregator") {
+				t.Errorf("runner %d could not post:\n%s", i, res.stderr)
+			}
+		}
+		a := agg.out()
+		a.wantCode(t, 99)
+		for _, line := range []string{"thresholds on metrics 'done' crossed with abortOnFail: stopping every runner",
+			"3 runners (0 finished), segments 0:1/3 1/3:2/3 2/3:1", "ERRO thresholds on metrics 'done' have been crossed"} {
+			if !strings.Contains(a.stderr, line) {
+				t.Errorf("aggregator log lacks %q:\n%s", line, a.stderr)
+			}
+		}
+		if n := number(t, export(t, exp), "metrics", "done", "count"); n < 30 || n >= 60 {
+			t.Errorf("done = %v in the whole test, want the gate crossed (>= 30) and the runners stopped before 60", n)
+		}
+	})
+	t.Run("passed", func(t *testing.T) {
+		t.Parallel()
+		exp := filepath.Join(t.TempDir(), "summary.json")
+		agg, url := startAggregator(t, exp)
+		for _, r := range startRunners(t, url, "LIMIT=61", "PAUSE=0.02") {
+			r.out().wantCode(t, 0)
+		}
+		a := agg.out()
+		a.wantCode(t, 0)
+		if strings.Contains(a.stderr, "stopping") || !strings.Contains(a.stderr, "thresholds pass") && !strings.Contains(a.stderr, "listening") {
+			t.Errorf("aggregator log:\n%s", a.stderr)
+		}
+		if n := number(t, export(t, exp), "metrics", "done", "count"); n != 60 {
+			t.Errorf("done = %v in the whole test, want 60", n)
+		}
+	})
+}
+
+// TestAggregatorDown: a runner whose aggregator refuses connections, or
+// accepts them and never answers, runs its test to the end in about its own
+// duration (the last post has a bounded time) with one warning line.
+func TestAggregatorDown(t *testing.T) {
+	t.Parallel()
+	short := []string{"LIMIT=61", "PAUSE=0.05"} // 20 iterations of 50 ms per VU: about 1 s
+	base := invocation{env: short, args: []string{"run", "-q", "--no-summary", script("aggregate/count.js")}}.run(t)
+	base.wantCode(t, 0)
+
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { silent.Close() })
+	go func() { // accepts and never answers
+		var held []net.Conn
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	for name, url := range map[string]string{
+		"refused":        "http://" + freeLoopbackAddr(t),
+		"never answers":  "http://" + silent.Addr().String(),
+		"unknown host":   "http://aggregator.invalid:6566",
+		"password in it": "http://user:hunter2@" + freeLoopbackAddr(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := invocation{env: append([]string{"K6_AGGREGATOR_PUSH_INTERVAL=100ms"}, short...), args: []string{
+				"run", "-q", "--no-summary", script("aggregate/count.js"), "-o", "aggregator=" + url,
+			}}.run(t)
+			r.wantCode(t, 0)
+			if n := strings.Count(r.stderr, "WARN aggregator"); n != 1 {
+				t.Errorf("%d warning lines about the aggregator, want 1:\n%s", n, r.stderr)
+			}
+			if strings.Contains(r.stderr, "hunter2") {
+				t.Errorf("the password reached the log:\n%s", r.stderr)
+			}
+			// The last post may wait 1 s (3 s for an aggregator that answered);
+			// nothing else may.
+			if limit := base.elapsed + 4*time.Second; r.elapsed > limit {
+				t.Errorf("the run took %s, its own duration is %s: want under %s", r.elapsed, base.elapsed, limit)
+			}
+		})
+	}
+}
+
+// TestAggregatorBadInput: bad output arguments and aggregate flags are one
+// error line with k6's exit code for a bad configuration.
+func TestAggregatorBadInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		env  []string
+		want string
+		code int
+	}{
+		{[]string{"run", script("aggregate/count.js"), "-o", "aggregator"}, nil, "want -o aggregator=URL", 104},
+		{[]string{"run", script("aggregate/count.js"), "-o", "aggregator=ftp://x"}, nil, `aggregator URL "ftp://x": want http://host:port`, 104},
+		{[]string{"run", script("aggregate/count.js"), "-o", "aggregator=http://127.0.0.1:1"}, []string{"K6_AGGREGATOR_PUSH_INTERVAL=often"}, `K6_AGGREGATOR_PUSH_INTERVAL="often"`, 104},
+		{[]string{"aggregate", "--runners", "-1"}, nil, "--runners -1", 104},
+		{[]string{"aggregate", "extra"}, nil, "aggregate takes no arguments", 104},
+	} {
+		r := invocation{args: tc.args, env: tc.env}.run(t)
+		r.wantCode(t, tc.code)
+		if line := r.errorLine(t); !strings.Contains(line, tc.want) {
+			t.Errorf("%v: error %q, want it to contain %q", tc.args, line, tc.want)
+		}
+	}
+}
