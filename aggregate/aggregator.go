@@ -45,6 +45,8 @@ type Aggregator struct {
 	aborted  bool
 	complete chan struct{}
 	closed   bool
+	// evalCost is what the last evaluation took.
+	evalCost time.Duration
 
 	// logMu orders the log lines and guards warned, the keys of the
 	// warnings already given.
@@ -54,7 +56,9 @@ type Aggregator struct {
 
 // runnerState is what the aggregator knows of one runner.
 type runnerState struct {
-	file    *result.File
+	file *result.File
+	// decode is what decoding its last post took.
+	decode  time.Duration
 	api     string
 	final   bool
 	stopped bool
@@ -83,7 +87,9 @@ func (a *Aggregator) Handler() http.Handler {
 
 // receive decodes a runner's result and keeps it as that runner's latest.
 func (a *Aggregator) receive(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
 	f, err := result.Read(r.Body)
+	decode := time.Since(start)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -103,7 +109,7 @@ func (a *Aggregator) receive(w http.ResponseWriter, r *http.Request) {
 		st = &runnerState{}
 		a.runners[key] = st
 	}
-	st.file = f
+	st.file, st.decode = f, decode
 	st.api = apiAddress(r.Header.Get(HeaderAPI), r.RemoteAddr)
 	st.final = st.final || r.Header.Get(HeaderFinal) == "true"
 	a.changed = true
@@ -111,7 +117,25 @@ func (a *Aggregator) receive(w http.ResponseWriter, r *http.Request) {
 		a.closed = true
 		close(a.complete)
 	}
+	w.Header().Set(HeaderNextPost, a.pace().String())
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// paceFactor is how many times its own cost a window of aggregation lasts
+// at least: decoding every runner's latest post and judging their merge
+// take at most about 1/paceFactor of a core.
+const paceFactor = 2
+
+// pace is the time between two evaluations, and the least time between two
+// posts of a runner: the interval, or paceFactor times what one window
+// costs when that is longer (posts are cumulative, so they grow with the
+// test); a.mu is held.
+func (a *Aggregator) pace() time.Duration {
+	cost := a.evalCost
+	for _, st := range a.runners {
+		cost += st.decode
+	}
+	return max(a.cfg.Interval, paceFactor*cost)
 }
 
 // apiAddress is the runner's REST API address with an unspecified host
@@ -173,9 +197,17 @@ func (a *Aggregator) files() []*result.File {
 func (a *Aggregator) Run(ctx context.Context) (merged *result.File, aborted bool, err error) {
 	t := time.NewTicker(a.cfg.Interval)
 	defer t.Stop()
+	var last time.Time
 	for {
 		select {
-		case <-t.C:
+		case now := <-t.C:
+			a.mu.Lock()
+			pace := a.pace()
+			a.mu.Unlock()
+			if now.Sub(last) < pace-a.cfg.Interval/10 {
+				continue
+			}
+			last = now
 			a.evaluate()
 		case <-a.complete:
 			return a.finish()
@@ -210,6 +242,12 @@ func (a *Aggregator) evaluate() {
 		return
 	}
 	a.changed = false
+	start := time.Now()
+	defer func() {
+		a.mu.Lock()
+		a.evalCost = time.Since(start)
+		a.mu.Unlock()
+	}()
 	files := a.files()
 	finals := 0
 	for _, st := range a.runners {

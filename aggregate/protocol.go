@@ -26,6 +26,11 @@ const (
 	// HeaderFinal is "true" on a runner's last post, sent when its run
 	// ended.
 	HeaderFinal = "X-Usefullatency-Final"
+	// HeaderNextPost, in the aggregator's answer, is the least time the
+	// runner should wait before its next post (a Go duration, "4s"): the
+	// aggregator spaces the posts out when decoding and judging them gets
+	// costly, so it keeps up however long the test runs.
+	HeaderNextPost = "X-Usefullatency-Next-Post"
 )
 
 // stopBody is the PATCH /v1/status document that stops a run.

@@ -74,6 +74,9 @@ type Sender struct {
 	// prepared is how long taking and encoding the last result took, in
 	// nanoseconds; the loop spaces posts by costFactor times it.
 	prepared atomic.Int64
+	// paced is the least time between two posts the aggregator last asked
+	// for (HeaderNextPost), in nanoseconds.
+	paced atomic.Int64
 	// Posted and Skipped count the posts that reached the aggregator and
 	// the ticks skipped while a post was in flight or too soon.
 	Posted, Skipped atomic.Int64
@@ -116,7 +119,7 @@ func (s *Sender) Start() {
 			case <-s.done:
 				return
 			case now := <-t.C:
-				gap := max(s.cfg.Interval, costFactor*time.Duration(s.prepared.Load()))
+				gap := max(s.cfg.Interval, costFactor*time.Duration(s.prepared.Load()), time.Duration(s.paced.Load()))
 				if now.Sub(last) < gap-s.cfg.Interval/10 || !s.busy.CompareAndSwap(false, true) {
 					s.Skipped.Add(1)
 					continue
@@ -201,6 +204,9 @@ func (s *Sender) post(ctx context.Context, final bool, timeout time.Duration) {
 	if resp.StatusCode/100 != 2 {
 		s.warn(fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg))))
 		return
+	}
+	if d, err := time.ParseDuration(resp.Header.Get(HeaderNextPost)); err == nil && d >= 0 {
+		s.paced.Store(int64(min(d, time.Minute)))
 	}
 	s.Posted.Add(1)
 }

@@ -102,3 +102,27 @@ func TestNewSenderRefusesBadURL(t *testing.T) {
 		}
 	}
 }
+
+// TestSenderPacedByAggregator: a runner waits the time the aggregator's
+// answer asks for before its next post.
+func TestSenderPacedByAggregator(t *testing.T) {
+	t.Parallel()
+	var posts atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posts.Add(1)
+		w.Header().Set(HeaderNextPost, "1h")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	s, err := NewSender(SenderConfig{URL: srv.URL, Interval: 5 * time.Millisecond,
+		Snapshot: func() *result.File { return shareFile(0, 1, 1, 0, "") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	eventually.True(t, "ticks skipped after the first post", func() bool { return s.Posted.Load() == 1 && s.Skipped.Load() >= 20 })
+	s.Stop()
+	if n := posts.Load(); n != 2 {
+		t.Errorf("%d posts, want the first and the final one", n)
+	}
+}
