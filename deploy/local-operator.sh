@@ -2,7 +2,7 @@
 # local-operator.sh: runs a test on N local processes exactly as k6-operator
 # runs a TestRun of parallelism N, then merges their results into one summary.
 #
-#   deploy/local-operator.sh [-n N] [-b BINARY] [-d DIR] [-p PORT] [-t NAME] script.js [run args...]
+#   deploy/local-operator.sh [-n N] [-b BINARY] [-d DIR] [-p PORT] [-t NAME] [-g] script.js [run args...]
 #
 #   -n N       runners (spec.parallelism), default 3
 #   -b BINARY  the usefullatency binary, default `usefullatency` on PATH; it is
@@ -12,6 +12,10 @@
 #   -p PORT    first REST API port tried, default one derived from the pid;
 #              a port that is taken is skipped
 #   -t NAME    the TestRun's name (the testrun_name tag), default local
+#   -g         also a live aggregator (`k6 aggregate`, beyond the operator):
+#              the runners post to it, it judges the thresholds on the whole
+#              test while it runs and stops every runner on a crossed
+#              abortOnFail one; its log is DIR/aggregate.log
 #   run args   spec.arguments: given to `k6 archive` (minus -o/--out) and to
 #              every `k6 run`
 #
@@ -23,6 +27,7 @@
 #      --address=127.0.0.1:PORT_i --paused --tag instance_id=i
 #      --tag testrun_name=NAME (plus -o result=DIR/i.res, what the operator
 #      lacks); each waits paused after initialising its VUs
+#      (all started at once)
 #   3. readiness: every runner's GET /v1/status answers
 #   4. starter: curl -X PATCH .../v1/status with paused:false to each runner
 #   5. finish: wait for every runner to exit
@@ -33,9 +38,10 @@
 #      step's code.
 set -u
 
-n=3 bin= dir= port= name=local
-while getopts n:b:d:p:t: opt; do
+n=3 bin= dir= port= name=local aggregate=
+while getopts n:b:d:p:t:g opt; do
 	case $opt in
+	g) aggregate=1 ;;
 	n) n=$OPTARG ;;
 	b) bin=$OPTARG ;;
 	d) dir=$OPTARG ;;
@@ -46,7 +52,7 @@ while getopts n:b:d:p:t: opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ]; then
-	echo "usage: $0 [-n N] [-b BINARY] [-d DIR] [-p PORT] [-t NAME] script.js [run args...]" >&2
+	echo "usage: $0 [-n N] [-b BINARY] [-d DIR] [-p PORT] [-t NAME] [-g] script.js [run args...]" >&2
 	exit 2
 fi
 script=$1
@@ -118,53 +124,82 @@ free() {
 # alive PID: true while the process runs.
 alive() { kill -0 "$1" 2>/dev/null; }
 
-# 2. The runners, each on the next free port; a runner that cannot listen
-# (106: the port was taken meanwhile) is started again on the next one.
-start_runner() { # start_runner i [run args...]
-	i=$1
-	shift
-	while :; do
-		while ! free "$port"; do port=$((port + 1)); done
-		k6 run --quiet --execution-segment="$(segment "$i")" --execution-segment-sequence="$seq" \
-			"$dir/archive.tar" "$@" --address="127.0.0.1:$port" --paused \
-			--tag instance_id="$i" --tag testrun_name="$name" -o result="$dir/$i.res" \
-			>"$dir/$i.log" 2>&1 &
-		pid=$!
-		addr=127.0.0.1:$port
-		port=$((port + 1))
-		# 3. Readiness: GET /v1/status answers while the process lives.
-		while alive $pid; do
-			if curl -sf -o /dev/null --max-time 1 "http://$addr/v1/status"; then
-				eval "pid_$i=$pid addr_$i=$addr"
-				log "runner $i ($(segment "$i")) paused, REST API on $addr"
-				return 0
-			fi
-			sleep 0.1
-		done
-		wait $pid
-		code=$?
-		if [ $code -ne 106 ]; then
-			log "runner $i exited $code before it was ready:"
-			cat "$dir/$i.log" >&2
-			return $code
-		fi
+# The live aggregator (-g), before the runners: they post to it.
+agg_url=
+if [ -n "$aggregate" ]; then
+	k6 aggregate --listen 127.0.0.1:0 --runners "$n" --no-summary >"$dir/aggregate.log" 2>&1 &
+	agg_pid=$!
+	while alive $agg_pid && [ -z "$agg_url" ]; do
+		sleep 0.1
+		agg_url=$(sed -n 's|.*listening on \(http://[0-9.:]*\).*|\1|p' "$dir/aggregate.log" | head -n 1)
 	done
+	[ -n "$agg_url" ] || { log "k6 aggregate did not start:"; cat "$dir/aggregate.log" >&2; exit 1; }
+	log "aggregator on $agg_url (log: $dir/aggregate.log)"
+fi
+
+# launch K [run args...]: starts runner K, paused, its REST API on the next
+# free port (pid_K, addr_K).
+launch() {
+	k=$1
+	shift
+	while ! free "$port"; do port=$((port + 1)); done
+	# shellcheck disable=SC2086 # empty without -g
+	k6 run --quiet --execution-segment="$(segment "$k")" --execution-segment-sequence="$seq" \
+		"$dir/archive.tar" "$@" --address="127.0.0.1:$port" --paused \
+		--tag instance_id="$k" --tag testrun_name="$name" -o result="$dir/$k.res" \
+		${agg_url:+-o} ${agg_url:+aggregator=$agg_url} >"$dir/$k.log" 2>&1 &
+	eval "pid_$k=$! addr_$k=127.0.0.1:$port ready_$k="
+	port=$((port + 1))
 }
 
 stop_all() {
-	i=0
-	while [ $i -lt "$n" ]; do
-		eval "p=\${pid_$i:-}"
+	j=0
+	while [ $j -lt "$n" ]; do
+		eval "p=\${pid_$j:-}"
 		[ -n "$p" ] && kill "$p" 2>/dev/null
-		i=$((i + 1))
+		j=$((j + 1))
 	done
+	[ -n "${agg_pid:-}" ] && kill "$agg_pid" 2>/dev/null
 }
 trap 'stop_all; exit 130' INT TERM
 
-r=0
-while [ $r -lt "$n" ]; do
-	start_runner $r "$@" || { code=$?; stop_all; exit $code; }
-	r=$((r + 1))
+# 2. The runners, all at once.
+i=0
+while [ $i -lt "$n" ]; do
+	launch $i "$@"
+	i=$((i + 1))
+done
+
+# 3. Readiness: every runner's GET /v1/status answers. A runner that could
+# not listen (106: its port was taken meanwhile) starts again on the next.
+pending=$n
+while [ "$pending" -gt 0 ]; do
+	pending=0
+	i=0
+	while [ $i -lt "$n" ]; do
+		eval "ready=\$ready_$i pid=\$pid_$i addr=\$addr_$i"
+		if [ -z "$ready" ]; then
+			if curl -sf -o /dev/null --max-time 1 "http://$addr/v1/status" && alive "$pid"; then
+				eval "ready_$i=1"
+				log "runner $i ($(segment "$i")) paused, REST API on $addr"
+			elif ! alive "$pid"; then
+				wait "$pid"
+				code=$?
+				if [ $code -ne 106 ]; then
+					log "runner $i exited $code before it was ready:"
+					cat "$dir/$i.log" >&2
+					stop_all
+					exit $code
+				fi
+				launch $i "$@"
+				pending=$((pending + 1))
+			else
+				pending=$((pending + 1))
+			fi
+		fi
+		i=$((i + 1))
+	done
+	[ "$pending" -gt 0 ] && sleep 0.1
 done
 
 # 4. The starter: the operator's PATCH to every runner.
@@ -187,6 +222,16 @@ while [ $i -lt "$n" ]; do
 	files="$files $dir/$i.res"
 	i=$((i + 1))
 done
+# The aggregator ends once every runner sent its final result; one that
+# died without it would keep it waiting, so it gets 10 s, then SIGTERM (it
+# prints its summary then).
+if [ -n "$aggregate" ]; then
+	t=0
+	while alive "$agg_pid" && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
+	kill "$agg_pid" 2>/dev/null
+	wait "$agg_pid"
+	log "aggregator exited $? (log: $dir/aggregate.log)"
+fi
 trap - INT TERM
 
 # 6. One summary of the whole test.

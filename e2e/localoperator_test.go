@@ -17,21 +17,29 @@ const localOperator = "../deploy/local-operator.sh"
 // summary export.
 func runLocalOperator(t *testing.T, gate string) (result, map[string]any) {
 	t.Helper()
-	dir := t.TempDir()
-	harness, err := filepath.Abs(localOperator)
+	return harness(t, t.TempDir(), script("result/iterations.js"), "-e", "GATE="+gate, "--summary-trend-stats", exactStats)
+}
+
+// harness runs the harness with three runners in dir on args (harness
+// flags, the script, run args) and returns its result and the merged
+// summary export.
+func harness(t *testing.T, dir string, args ...string) (result, map[string]any) {
+	t.Helper()
+	path, err := filepath.Abs(localOperator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv := invocation{args: []string{harness, "-n", "3", "-b", binary, "-d", dir, "-t", "e2e",
-		script("result/iterations.js"), "-e", "GATE=" + gate, "--summary-trend-stats", exactStats}}
+	inv := invocation{args: append([]string{path, "-n", "3", "-b", binary, "-d", dir, "-t", "e2e"}, args...)}
 	r := inv.runProgram(t, "sh")
 	for i := range 3 {
 		log, err := os.ReadFile(filepath.Join(dir, string(rune('0'+i))+".log"))
 		if err != nil {
 			t.Fatalf("runner %d left no log: %v\nharness stderr:\n%s", i, err, r.stderr)
 		}
-		if strings.Contains(string(log), "ERRO") && !strings.Contains(string(log), "have been crossed") {
-			t.Errorf("runner %d logged an error:\n%s", i, log)
+		for line := range strings.SplitSeq(string(log), "\n") {
+			if strings.Contains(line, "ERRO") && !strings.Contains(line, "have been crossed") && !strings.Contains(line, "stopped through the REST API") {
+				t.Errorf("runner %d logged an error: %s", i, line)
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
@@ -79,5 +87,27 @@ func TestLocalOperatorHarness(t *testing.T) {
 	r.wantCode(t, 99)
 	if !strings.Contains(r.stderr, "thresholds on metrics 'done' have been crossed") || !strings.Contains(r.stderr, "runner 0 exited 0") {
 		t.Errorf("share gates: harness stderr:\n%s", r.stderr)
+	}
+}
+
+// TestLocalOperatorAggregator: with -g the harness also starts the live
+// aggregator; on aggregate/count.js (a gate only the whole test crosses)
+// it stops the three runners (103), and the merge judges the whole test.
+func TestLocalOperatorAggregator(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r, got := harness(t, dir, "-g", script("aggregate/count.js"), "-e", "PAUSE=0.3")
+	r.wantCode(t, 99)
+	for _, line := range []string{"aggregator on http://127.0.0.1:", "runner 0 exited 103", "runner 2 exited 103", "aggregator exited 99", "merged 3 results: exit 99"} {
+		if !strings.Contains(r.stderr, line) {
+			t.Errorf("harness stderr lacks %q:\n%s", line, r.stderr)
+		}
+	}
+	if n := number(t, got, "metrics", "done", "count"); n < 30 || n >= 60 {
+		t.Errorf("done = %v, want the runners stopped after the gate (30) and before the end (60)", n)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "aggregate.log"))
+	if err != nil || !strings.Contains(string(log), "crossed with abortOnFail: stopping every runner") {
+		t.Errorf("aggregate.log (%v):\n%s", err, log)
 	}
 }
