@@ -78,10 +78,12 @@ func New(cfg Config) *Aggregator {
 	return &Aggregator{cfg: cfg, runners: map[string]*runnerState{}, complete: make(chan struct{}), warned: map[string]bool{}}
 }
 
-// Handler takes the runners' posts on Path.
+// Handler takes the runners' posts on Path and answers "ok" on GET /ping
+// (readiness).
 func (a *Aggregator) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+Path, a.receive)
+	mux.HandleFunc("GET /ping", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
 	return mux
 }
 

@@ -118,6 +118,11 @@ func TestAggregatorCompletion(t *testing.T) {
 	if code := post(t, h, []byte("not a result"), "", true); code != http.StatusBadRequest {
 		t.Errorf("garbage: %d, want 400", code)
 	}
+	ping := httptest.NewRecorder()
+	h.ServeHTTP(ping, httptest.NewRequest(http.MethodGet, "/ping", nil))
+	if ping.Code != http.StatusOK || ping.Body.String() != "ok" {
+		t.Errorf("GET /ping: %d %q", ping.Code, ping.Body)
+	}
 	post(t, h, encoded(shareFile(1, 3, 1, 0, "")), "", false)
 	if a.closed {
 		t.Fatal("done before the last runner's final result")

@@ -221,7 +221,7 @@ func (s *Sender) warn(err error) {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	fmt.Fprintf(s.cfg.Log, "WARN aggregator %s: %v; the run goes on without it (later failures are not logged)\n", redact(s.cfg.URL), err)
+	fmt.Fprintf(s.cfg.Log, "WARN aggregator %s: %v; the run goes on whatever the aggregator does, the posts are tried again (later failures are not logged)\n", redact(s.cfg.URL), err)
 }
 
 // redact hides a password in a URL.
