@@ -69,9 +69,10 @@ type execution struct {
 	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
 	lastVUs int64
 	errs    *errorLog
-	// duration is the test run duration the summary reported; 0 until
-	// the summary is written.
-	duration time.Duration
+	// duration is the test run duration the summary reported, in
+	// nanoseconds; 0 until the summary is written. Atomic: the aggregator
+	// output takes results from its own goroutine.
+	duration atomic.Int64
 }
 
 // Execute runs the test with consolidated options and returns the exit

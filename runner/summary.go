@@ -17,10 +17,11 @@ import (
 // summarize writes the end-of-test summary of the run (see WriteSummary).
 func (e *execution) summarize() error {
 	o := e.cfg.Options
-	e.duration = e.Elapsed()
+	duration := e.Elapsed()
+	e.duration.Store(int64(duration))
 	in := summary.Input{
 		Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
-		TimeUnit: o.SummaryTimeUnit, Duration: e.duration, SetupData: e.setupData(),
+		TimeUnit: o.SummaryTimeUnit, Duration: duration, SetupData: e.setupData(),
 		NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
 		Streaming: e.streaming,
 	}
@@ -91,8 +92,8 @@ func WriteSummary(main *js.VU, in summary.Input, o SummaryOptions, read func(fun
 // summaryDuration is the test run duration the summary reported, or the
 // time elapsed so far before it was written.
 func (e *execution) summaryDuration() time.Duration {
-	if e.duration > 0 {
-		return e.duration
+	if d := e.duration.Load(); d > 0 {
+		return time.Duration(d)
 	}
 	return e.Elapsed()
 }
