@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -82,8 +83,8 @@ func TestAggregatorStopsEveryRunner(t *testing.T) {
 		}
 		a := agg.out()
 		a.wantCode(t, 0)
-		if strings.Contains(a.stderr, "stopping") || !strings.Contains(a.stderr, "thresholds pass") && !strings.Contains(a.stderr, "listening") {
-			t.Errorf("aggregator log:\n%s", a.stderr)
+		if strings.Contains(a.stderr, "stopping") || strings.Contains(a.stderr, "ERRO") {
+			t.Errorf("the aggregator stopped runners or failed:\n%s", a.stderr)
 		}
 		if n := number(t, export(t, exp), "metrics", "done", "count"); n != 60 {
 			t.Errorf("done = %v in the whole test, want 60", n)
@@ -166,5 +167,35 @@ func TestAggregatorBadInput(t *testing.T) {
 		if line := r.errorLine(t); !strings.Contains(line, tc.want) {
 			t.Errorf("%v: error %q, want it to contain %q", tc.args, line, tc.want)
 		}
+	}
+}
+
+// TestAggregatorSIGINT: without --runners the aggregator waits until the
+// finished runners cover the whole test; SIGINT ends the wait with the
+// summary of what it has, a warning naming the missing segments, and the
+// exit code of the thresholds on it.
+func TestAggregatorSIGINT(t *testing.T) {
+	t.Parallel()
+	agg := invocation{args: []string{"aggregate", "--listen", "127.0.0.1:0", "--interval", "100ms"}}.start(t, binary)
+	agg.log.await(t, "listening on")
+	url := listeningRE.FindStringSubmatch(agg.log.String())[1]
+	invocation{env: []string{"LIMIT=61", "PAUSE=0.02"}, args: []string{"run", "-q", "--no-summary", script("aggregate/count.js"),
+		"--execution-segment", segments[0], "--execution-segment-sequence", sequence, "-o", "aggregator=" + url}}.run(t).wantCode(t, 0)
+	agg.log.await(t, "1 runners (1 finished), segments 0:1/3")
+	select {
+	case <-agg.exited:
+		t.Fatalf("the aggregator ended with 1 of 3 segments:\n%s", agg.log.String())
+	default:
+	}
+	if err := agg.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.out()
+	r.wantCode(t, 0)
+	if !strings.Contains(r.stderr, "WARN the results cover segments 0:1/3, not the whole test (missing 1/3:1)") {
+		t.Errorf("no coverage warning:\n%s", r.stderr)
+	}
+	if !regexp.MustCompile(`done\.+: 20 `).MatchString(r.stdout) {
+		t.Errorf("summary lacks the share's 20 iterations of done:\n%s", r.stdout)
 	}
 }
