@@ -21,7 +21,8 @@
 #
 # The flow is the operator's:
 #   1. initializer: k6 archive script -O archive.tar, then
-#      k6 inspect --execution-requirements archive.tar (fails on level=error)
+#      k6 inspect --execution-requirements archive.tar (fails on level=error,
+#      or when maxVUs is below N)
 #   2. runners: k6 run --quiet --execution-segment=i/N:(i+1)/N
 #      --execution-segment-sequence=0,1/N,...,1 archive.tar [args]
 #      --address=127.0.0.1:PORT_i --paused --tag instance_id=i
@@ -102,6 +103,13 @@ if grep 'level.*error' "$dir/inspect.log" >&2; then
 	log "k6 inspect --execution-requirements failed"
 	exit 1
 fi
+# As the operator, refuse more runners than the test has VUs.
+maxvus=$(sed -n 's/.*"maxVUs": *\([0-9]*\).*/\1/p' "$dir/requirements.json")
+if [ -z "$maxvus" ] || [ "$maxvus" -lt "$n" ]; then
+	log "maxVUs ${maxvus:-?} is below the $n runners (k6-operator refuses such a TestRun)"
+	exit 1
+fi
+log "execution requirements: totalDuration $(sed -n 's/.*"totalDuration": *"\([^"]*\)".*/\1/p' "$dir/requirements.json"), maxVUs $maxvus"
 
 # The segments: 0,1/N,...,1.
 seq=0

@@ -85,8 +85,26 @@ func TestLocalOperatorHarness(t *testing.T) {
 
 	r, _ = runLocalOperator(t, "share")
 	r.wantCode(t, 99)
+	if !strings.Contains(r.stderr, "execution requirements: totalDuration 50s, maxVUs 3") {
+		t.Errorf("harness stderr lacks the initializer's requirements:\n%s", r.stderr)
+	}
 	if !strings.Contains(r.stderr, "thresholds on metrics 'done' have been crossed") || !strings.Contains(r.stderr, "runner 0 exited 0") {
 		t.Errorf("share gates: harness stderr:\n%s", r.stderr)
+	}
+}
+
+// TestLocalOperatorTooManyRunners: as k6-operator, the harness refuses
+// more runners than the test's maxVUs, before starting any.
+func TestLocalOperatorTooManyRunners(t *testing.T) {
+	t.Parallel()
+	path, err := filepath.Abs(localOperator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := invocation{args: []string{path, "-n", "4", "-b", binary, "-d", t.TempDir(), script("result/iterations.js")}}.runProgram(t, "sh")
+	r.wantCode(t, 1)
+	if !strings.Contains(r.stderr, "maxVUs 3 is below the 4 runners") || strings.Contains(r.stderr, "runner 0") {
+		t.Errorf("harness stderr:\n%s", r.stderr)
 	}
 }
 
