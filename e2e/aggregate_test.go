@@ -28,15 +28,21 @@ func startAggregator(t *testing.T, export string) (*started, string) {
 }
 
 // startRunners starts the three segments of aggregate/count.js, each with
-// a REST API on a free port, posting to the aggregator at url every 200 ms.
+// a REST API on a free port, posting to the aggregator at url every 200 ms
+// (given by -o aggregator=URL, to the second by K6_AGGREGATOR_URL).
 func startRunners(t *testing.T, url string, env ...string) []*started {
 	t.Helper()
 	var runners []*started
-	for _, seg := range segments {
+	for i, seg := range segments {
 		inv := invocation{env: append([]string{"K6_AGGREGATOR_PUSH_INTERVAL=200ms"}, env...), args: []string{
 			"run", "-q", "--no-summary", script("aggregate/count.js"), "--execution-segment", seg,
-			"--execution-segment-sequence", sequence, "--address", "127.0.0.1:0", "-o", "aggregator=" + url,
+			"--execution-segment-sequence", sequence, "--address", "127.0.0.1:0",
 		}}
+		if i == 1 { // finds it by the environment alone
+			inv.env = append(inv.env, "K6_AGGREGATOR_URL="+url)
+		} else {
+			inv.args = append(inv.args, "-o", "aggregator="+url)
+		}
 		runners = append(runners, inv.start(t, binary))
 	}
 	return runners

@@ -16,7 +16,7 @@ func init() { register("aggregator", newAggregator) }
 // Aggregator posts the run's mergeable result to a `usefullatency
 // aggregate` service every K6_AGGREGATOR_PUSH_INTERVAL (default 2s) and
 // once at the end: `-o aggregator=URL`, or `-o aggregator` with
-// K6_AGGREGATOR_URL. The aggregator judges the thresholds on all runners'
+// K6_AGGREGATOR_URL (which `run` adds by itself when that variable is set). The aggregator judges the thresholds on all runners'
 // results and stops every runner through its REST API when an abortOnFail
 // threshold is crossed. A lost aggregator costs one warning line, never
 // the run (see package aggregate).

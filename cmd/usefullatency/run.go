@@ -41,6 +41,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	opts.Out = withAggregator(opts.Out, os.Getenv("K6_AGGREGATOR_URL"))
 	for _, w := range append(opts.Warnings, optionWarnings(opts, f.restAddress())...) {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
@@ -107,6 +108,21 @@ func consolidate(f *runFlags, script options.Options) (options.Options, error) {
 		return opts, err
 	}
 	return opts, checkOutputs(opts.Out)
+}
+
+// withAggregator adds the aggregator output when K6_AGGREGATOR_URL (url)
+// is set and no -o names one, so that runners find their aggregator by
+// the environment alone, whatever other outputs their flags give.
+func withAggregator(outs []string, url string) []string {
+	if url == "" {
+		return outs
+	}
+	for _, o := range outs {
+		if typ, _, _ := strings.Cut(o, "="); typ == "aggregator" {
+			return outs
+		}
+	}
+	return append(slices.Clip(outs), "aggregator")
 }
 
 // checkOutputs rejects unknown -o types before the script's setup runs.
