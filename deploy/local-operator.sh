@@ -15,7 +15,9 @@
 #   -g         also a live aggregator (`k6 aggregate`, beyond the operator):
 #              the runners post to it, it judges the thresholds on the whole
 #              test while it runs and stops every runner on a crossed
-#              abortOnFail one; its log is DIR/aggregate.log
+#              abortOnFail one; its log is DIR/aggregate.log. AGGREGATE_FLAGS
+#              adds flags to it (--interval 1s), K6_AGGREGATOR_PUSH_INTERVAL
+#              sets the runners' posting interval (default 2s)
 #   run args   spec.arguments: given to `k6 archive` (minus -o/--out) and to
 #              every `k6 run`
 #
@@ -135,7 +137,8 @@ alive() { kill -0 "$1" 2>/dev/null; }
 # The live aggregator (-g), before the runners: they post to it.
 agg_url=
 if [ -n "$aggregate" ]; then
-	k6 aggregate --listen 127.0.0.1:0 --runners "$n" --no-summary >"$dir/aggregate.log" 2>&1 &
+	# shellcheck disable=SC2086 # AGGREGATE_FLAGS are words
+	k6 aggregate --listen 127.0.0.1:0 --runners "$n" --no-summary ${AGGREGATE_FLAGS:-} >"$dir/aggregate.log" 2>&1 &
 	agg_pid=$!
 	while alive $agg_pid && [ -z "$agg_url" ]; do
 		sleep 0.1

@@ -29,7 +29,8 @@ func harness(t *testing.T, dir string, args ...string) (result, map[string]any) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv := invocation{args: append([]string{path, "-n", "3", "-b", binary, "-d", dir, "-t", "e2e"}, args...)}
+	inv := invocation{args: append([]string{path, "-n", "3", "-b", binary, "-d", dir, "-t", "e2e"}, args...),
+		env: []string{"AGGREGATE_FLAGS=--interval 200ms", "K6_AGGREGATOR_PUSH_INTERVAL=200ms"}}
 	r := inv.runProgram(t, "sh")
 	for i := range 3 {
 		log, err := os.ReadFile(filepath.Join(dir, string(rune('0'+i))+".log"))
@@ -114,7 +115,7 @@ func TestLocalOperatorTooManyRunners(t *testing.T) {
 func TestLocalOperatorAggregator(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r, got := harness(t, dir, "-g", script("aggregate/count.js"), "-e", "PAUSE=0.3")
+	r, got := harness(t, dir, "-g", script("aggregate/count.js"))
 	r.wantCode(t, 99)
 	for _, line := range []string{"aggregator on http://127.0.0.1:", "runner 0 exited 103", "runner 2 exited 103", "aggregator exited 99", "merged 3 results: exit 99"} {
 		if !strings.Contains(r.stderr, line) {
