@@ -25,6 +25,8 @@ type Config struct {
 	// runner that posted sent its final result and their segments cover
 	// the whole test.
 	Runners int
+	// NoThresholds turns the thresholds off: status lines only, no stop.
+	NoThresholds bool
 	// Log takes the status lines and warnings.
 	Log io.Writer
 	// Client sends the stop requests; a client with a 5 s timeout when nil.
@@ -263,7 +265,7 @@ func (a *Aggregator) evaluate() {
 		a.warnOnce("merge:"+err.Error(), "%v", err)
 		return
 	}
-	run, err := merged.Materialize(false)
+	run, err := merged.Materialize(a.cfg.NoThresholds)
 	if err != nil {
 		a.warnOnce("materialize:"+err.Error(), "%v", err)
 		return

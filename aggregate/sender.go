@@ -71,6 +71,8 @@ type Sender struct {
 	warned   atomic.Bool
 	// tried is true once a periodic post began.
 	tried atomic.Bool
+	// started is true after Start: Stop then waits for the loop.
+	started bool
 	// prepared is how long taking and encoding the last result took, in
 	// nanoseconds; the loop spaces posts by costFactor times it.
 	prepared atomic.Int64
@@ -109,6 +111,7 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 
 // Start posts the result every Interval until Stop.
 func (s *Sender) Start() {
+	s.started = true
 	go func() {
 		defer close(s.loopDone)
 		t := time.NewTicker(s.cfg.Interval)
@@ -148,7 +151,9 @@ func (s *Sender) Stop() {
 	}
 	deadline := time.Now().Add(budget)
 	close(s.done)
-	<-s.loopDone
+	if s.started {
+		<-s.loopDone
+	}
 	waited := make(chan struct{})
 	go func() { s.inFlight.Wait(); close(waited) }()
 	select {

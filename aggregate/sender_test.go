@@ -126,3 +126,24 @@ func TestSenderPacedByAggregator(t *testing.T) {
 		t.Errorf("%d posts, want the first and the final one", n)
 	}
 }
+
+// TestSenderStopWithoutStart: a run that ends before its outputs started
+// still sends its final result, and Stop returns.
+func TestSenderStopWithoutStart(t *testing.T) {
+	t.Parallel()
+	var finals atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(HeaderFinal) == "true" {
+			finals.Add(1)
+		}
+	}))
+	defer srv.Close()
+	s, err := NewSender(SenderConfig{URL: srv.URL, Snapshot: func() *result.File { return shareFile(0, 1, 1, 0, "") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Stop()
+	if finals.Load() != 1 || s.Posted.Load() != 1 {
+		t.Errorf("final posts %d, posted %d; want 1 and 1", finals.Load(), s.Posted.Load())
+	}
+}

@@ -65,7 +65,7 @@ func aggregateCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, runner.ExitCannotStartAPI, fmt.Errorf("--listen %s: %w", f.listen, err))
 	}
-	agg := aggregate.New(aggregate.Config{Interval: f.interval, Runners: f.runners, Log: stderr})
+	agg := aggregate.New(aggregate.Config{Interval: f.interval, Runners: f.runners, NoThresholds: f.noThresholds, Log: stderr})
 	srv := &http.Server{Handler: agg.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Fprintf(stderr, "INFO aggregate: listening on http://%s (runners: -o aggregator=http://%s)\n", ln.Addr(), ln.Addr())
