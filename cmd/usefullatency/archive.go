@@ -58,7 +58,9 @@ func buildArchive(f *runFlags, script string, env map[string]string, stderr io.W
 		defer mu.Unlock()
 		files[name] = data
 	}
-	loaded, err := loadTest(script, env, stderr, record)
+	cfg := f.jsConfig()
+	cfg.OnRead = record
+	loaded, err := loadTest(script, env, stderr, cfg)
 	if err != nil {
 		return nil, failExit(stderr, err), false
 	}

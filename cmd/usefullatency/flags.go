@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -38,6 +39,19 @@ type runFlags struct {
 	logOutput       string
 	logFormat       string
 	address         string
+	offline         bool
+	noRemoteCache   bool
+}
+
+// jsConfig is how the script's remote modules are fetched: cached in
+// js.DefaultCacheDir unless --no-remote-cache, from the cache only with
+// --offline.
+func (f *runFlags) jsConfig() js.Config {
+	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline}
+	if f.noRemoteCache {
+		cfg.CacheDir = ""
+	}
+	return cfg
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -57,6 +71,8 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.noSummary, "no-summary", false, "do not print the end-of-test summary")
 	fs.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no banner and no progress")
+	fs.BoolVar(&f.offline, "offline", false, "fetch no remote module: use the module cache only, and fail at once on one not cached")
+	fs.BoolVar(&f.noRemoteCache, "no-remote-cache", false, "keep no copy of remote modules in the module cache, and read none from it")
 	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")

@@ -77,7 +77,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
 func loadScript(f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	loaded, err := loadTest(script, env, console, nil)
+	loaded, err := loadTest(script, env, console, f.jsConfig())
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}
