@@ -26,6 +26,7 @@ const (
 	codeTLS              = 1300
 	codeUnknownAuthority = 1310
 	codeHostname         = 1311
+	codeDecompression    = 1701
 )
 
 // errRequestTimeout is the cause of a request context that ran out of its

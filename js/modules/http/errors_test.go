@@ -56,7 +56,7 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 	srv := newServer(t)
 	cases := []struct{ name, call, want string }{
 		{"unknown param", `http.get(U, {timeuot: '1s'})`, `unknown param "timeuot"`},
-		{"unsupported param", `http.get(U, {compression: 'gzip'})`, `params.compression is not supported yet`},
+		{"unknown compression", `http.post(U, "x", {compression: "gzip, zstd"})`, `params.compression: unknown compression algorithm "zstd"`},
 		{"bad jar", `http.get(U, {jar: {}})`, `params.jar: want a CookieJar`},
 		{"bad cookies", `http.get(U, {cookies: 'a=b'})`, `params.cookies: want an object`},
 		{"bad timeout", `http.get(U, {timeout: 'soon'})`, `params.timeout`},

@@ -16,14 +16,12 @@ import (
 // support yet are in unsupportedParams, anything else is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
-	"responseCallback": true, "cookies": true, "jar": true,
+	"responseCallback": true, "cookies": true, "jar": true, "compression": true,
 }
 
 // unsupportedParams are k6 params this module knows but does not
 // implement yet; they are refused rather than silently ignored.
-var unsupportedParams = map[string]bool{
-	"compression": true,
-}
+var unsupportedParams = map[string]bool{}
 
 // defaults are the values of the params a request leaves out.
 type defaults struct {
@@ -33,6 +31,8 @@ type defaults struct {
 	expect *statusSet
 	// jar is the VU's cookie jar.
 	jar http.CookieJar
+	// responseType is asNone with the discardResponseBodies option.
+	responseType responseType
 }
 
 // userAgent is the User-Agent header of requests whose headers set none.
@@ -48,12 +48,17 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	}
 	req := &request{
 		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
-		tags: map[string]string{}, expect: d.expect, jar: d.jar,
+		tags: map[string]string{}, expect: d.expect, jar: d.jar, responseType: d.responseType,
+		maxBodySize: defaultMaxBodySize,
 	}
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
 	}
-	if err := req.applyParams(rt, params); err != nil {
+	var compression []string
+	if err := req.applyParams(rt, params, &compression); err != nil {
+		return nil, err
+	}
+	if err := req.compress(compression); err != nil {
 		return nil, err
 	}
 	if req.header.Get("User-Agent") == "" {
@@ -71,6 +76,24 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	}
 	req.url = u.String()
 	return req, nil
+}
+
+// compress encodes the body with the codings of the compression param
+// and sets Content-Encoding, unless the headers set one (the script's
+// header wins, as in k6).
+func (req *request) compress(list []string) error {
+	if len(list) == 0 || req.body == nil {
+		return nil
+	}
+	body, encoding, err := compress(req.body, list)
+	if err != nil {
+		return fmt.Errorf("k6/http: params.compression: %w", err)
+	}
+	req.plainBody, req.body = req.body, body
+	if req.header.Get("Content-Encoding") == "" {
+		req.header.Set("Content-Encoding", encoding)
+	}
+	return nil
 }
 
 // requestURL parses the url argument: a string, or an object whose string
@@ -91,7 +114,7 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 }
 
 // applyParams reads every param of params into req.
-func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
+func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value, compression *[]string) error {
 	if isNullish(params) {
 		return nil
 	}
@@ -105,6 +128,14 @@ func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 		}
 		v := p.Get(key)
 		if isNullish(v) && key != "responseCallback" && key != "jar" { // null is "none" for these
+			continue
+		}
+		if key == "compression" {
+			list, err := parseCompression(v.String())
+			if err != nil {
+				return fmt.Errorf("k6/http: params.compression: %w", err)
+			}
+			*compression = list
 			continue
 		}
 		if err := req.applyParam(rt, key, v); err != nil {

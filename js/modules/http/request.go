@@ -48,6 +48,16 @@ type request struct {
 	jar http.CookieJar
 	// cookies are the cookies param's.
 	cookies []requestCookie
+	// plainBody is the body before the compression param encoded it,
+	// as response.request.body shows it; nil without compression.
+	plainBody []byte
+	// maxBodySize bounds the decoded response body, in bytes.
+	maxBodySize int64
+}
+
+// reading returns how the responses to req are read.
+func (req *request) reading() bodyReading {
+	return bodyReading{discard: req.responseType == asNone, limit: req.maxBodySize}
 }
 
 // exchange is one request and its response: a redirect hop or the final
