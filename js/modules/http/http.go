@@ -58,6 +58,7 @@ func (h *HTTP) Exports() modules.Exports {
 		},
 		"setResponseCallback": h.setResponseCallback,
 		"cookieJar":           h.cookieJar, "CookieJar": h.newCookieJar,
+		"file": h.file, "url": h.url,
 		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
 	}
 	return modules.Exports{Default: named, Named: named}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/grafana/sobek"
@@ -64,6 +65,9 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	if req.header.Get("User-Agent") == "" {
 		req.header.Set("User-Agent", userAgent)
 	}
+	if t, ok := target.Export().(*urlTemplate); ok && req.tags["name"] == "" {
+		req.tags["name"] = templateName(t.Name, u)
+	}
 	if u.User != nil {
 		// Credentials in the URL are sent as basic authentication (the
 		// auth param's default) and never in the request line.
@@ -96,6 +100,17 @@ func (req *request) compress(list []string) error {
 	return nil
 }
 
+// templateName is the name tag of a request to an http.url template:
+// the template, without the credentials its URL held.
+func templateName(name string, u *url.URL) string {
+	if u.User != nil {
+		if i := strings.Index(name, "@"); i >= 0 && strings.Contains(name[:i], "://") {
+			name = name[:strings.Index(name, "://")+3] + name[i+1:]
+		}
+	}
+	return name
+}
+
 // requestURL parses the url argument: a string, or an object whose string
 // form is the URL (a URL object).
 func requestURL(v sobek.Value) (*url.URL, error) {
@@ -103,6 +118,9 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 		return nil, errors.New("k6/http: the url argument is missing")
 	}
 	s := v.String()
+	if t, ok := v.Export().(*urlTemplate); ok {
+		s = t.URL
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("k6/http: invalid url %q: %w", s, err)
