@@ -34,10 +34,13 @@ type defaults struct {
 	jar http.CookieJar
 	// responseType is asNone with the discardResponseBodies option.
 	responseType responseType
+	// userAgent is the userAgent option.
+	userAgent string
 }
 
-// userAgent is the User-Agent header of requests whose headers set none.
-const userAgent = "usefullatency"
+// defaultUserAgent is the User-Agent header of requests whose headers set
+// none, unless the userAgent option sets another.
+const defaultUserAgent = "usefullatency"
 
 // newRequest checks the JavaScript arguments of a request and builds it.
 // Every problem is reported, naming the argument, before anything is sent.
@@ -63,7 +66,8 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 		return nil, err
 	}
 	if req.header.Get("User-Agent") == "" {
-		req.header.Set("User-Agent", userAgent)
+		// An empty value keeps Go from sending its own.
+		req.header["User-Agent"] = []string{d.userAgent}
 	}
 	if t, ok := target.Export().(*urlTemplate); ok && req.tags["name"] == "" {
 		req.tags["name"] = templateName(t.Name, u)

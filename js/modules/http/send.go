@@ -20,6 +20,9 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 	ex := &exchange{method: method, url: url, reqHeader: header, reqBody: body}
 	tr := &tracer{}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
+	if err == nil {
+		req = req.WithContext(withHost(req.Context(), req.URL.Hostname()))
+	}
 	if err != nil {
 		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, err.Error(), time.Now()
 		return ex
