@@ -47,6 +47,9 @@ func classify(ctx context.Context, err error) (int, string) {
 	case errors.Is(err, errBlacklistedIP):
 		return codeBlacklistedIP, errBlacklistedIP.Error()
 	}
+	if code := http2Code(err); code != 0 {
+		return code, err.Error()
+	}
 	// TLS first: a handshake failure comes wrapped in the read's
 	// net.OpError.
 	if code := tlsCode(err); code != 0 {
