@@ -194,6 +194,10 @@ func (h *HTTP) record(c *call, ex *exchange) {
 	if h.metrics == nil || ex.canceled {
 		return
 	}
-	tags := exchangeTags(c.base, c.req.tags, ex, c.req.expect)
-	h.vu.State().Run.Engine.Push(h.metrics.samples(ex, tags, c.req.expect)...)
+	expect := c.req.expect
+	if ex.challenge && expect != nil {
+		expect = challengeExpected
+	}
+	tags := exchangeTags(c.base, c.req.tags, ex, expect)
+	h.vu.State().Run.Engine.Push(h.metrics.samples(ex, tags, expect)...)
 }

@@ -74,9 +74,12 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	}
 	if u.User != nil {
 		// Credentials in the URL are sent as basic authentication (the
-		// auth param's default) and never in the request line.
+		// auth param's default), or answer a digest challenge, and
+		// never in the request line.
 		pass, _ := u.User.Password()
-		if req.header.Get("Authorization") == "" {
+		if req.auth == "digest" {
+			req.digest = &credentials{user: u.User.Username(), pass: pass, origin: u.Scheme + "://" + u.Host}
+		} else if req.header.Get("Authorization") == "" {
 			r := &http.Request{Header: req.header}
 			r.SetBasicAuth(u.User.Username(), pass)
 		}
@@ -187,9 +190,7 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 	case "responseCallback":
 		req.expect, err = responseCallback(v)
 	case "auth":
-		if v.String() != "basic" {
-			err = fmt.Errorf("%q is not supported: only \"basic\" (credentials in the URL) is", v.String())
-		}
+		req.auth, err = authScheme(v.String())
 	}
 	return err
 }
@@ -227,6 +228,18 @@ func timeout(v sobek.Value) (d time.Duration, err error) {
 		return 0, fmt.Errorf("must be positive, got %s", v.String())
 	}
 	return d, nil
+}
+
+// authScheme reads the auth param: "basic" or "digest"; NTLM is refused
+// by name.
+func authScheme(s string) (string, error) {
+	switch s {
+	case "basic", "digest":
+		return s, nil
+	case "ntlm":
+		return "", errors.New(`"ntlm" is not supported: use "basic" or "digest"`)
+	}
+	return "", fmt.Errorf(`%q is not supported: want "basic" or "digest" (credentials in the URL)`, s)
 }
 
 // redirectCount reads a number of redirects: a whole number from 0.

@@ -53,6 +53,10 @@ type request struct {
 	plainBody []byte
 	// maxBodySize bounds the decoded response body, in bytes.
 	maxBodySize int64
+	// auth is the auth param: "basic" (the default) or "digest".
+	auth string
+	// digest holds the URL's credentials with auth: 'digest'.
+	digest *credentials
 }
 
 // reading returns how the responses to req are read.
@@ -87,4 +91,7 @@ type exchange struct {
 	// canceled is set when the VU's context ended the exchange (the
 	// iteration was interrupted): it is not the server's doing.
 	canceled bool
+	// challenge marks the 401 a digest-authenticated request answers:
+	// it counts as an expected response, as in k6.
+	challenge bool
 }
