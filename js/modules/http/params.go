@@ -13,16 +13,11 @@ import (
 	"github.com/usefullatency/usefullatency/options"
 )
 
-// paramKeys are the params this module reads; k6 params it does not
-// support yet are in unsupportedParams, anything else is an error.
+// paramKeys are the params this module reads; any other is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
 	"responseCallback": true, "cookies": true, "jar": true, "compression": true,
 }
-
-// unsupportedParams are k6 params this module knows but does not
-// implement yet; they are refused rather than silently ignored.
-var unsupportedParams = map[string]bool{}
 
 // defaults are the values of the params a request leaves out.
 type defaults struct {
@@ -58,11 +53,10 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
 	}
-	var compression []string
-	if err := req.applyParams(rt, params, &compression); err != nil {
+	if err := req.applyParams(rt, params); err != nil {
 		return nil, err
 	}
-	if err := req.compress(compression); err != nil {
+	if err := req.compress(); err != nil {
 		return nil, err
 	}
 	if req.header.Get("User-Agent") == "" {
@@ -92,11 +86,11 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 // compress encodes the body with the codings of the compression param
 // and sets Content-Encoding, unless the headers set one (the script's
 // header wins, as in k6).
-func (req *request) compress(list []string) error {
-	if len(list) == 0 || req.body == nil {
+func (req *request) compress() error {
+	if len(req.compression) == 0 || req.body == nil {
 		return nil
 	}
-	body, encoding, err := compress(req.body, list)
+	body, encoding, err := compress(req.body, req.compression)
 	if err != nil {
 		return fmt.Errorf("k6/http: params.compression: %w", err)
 	}
@@ -139,28 +133,17 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 }
 
 // applyParams reads every param of params into req.
-func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value, compression *[]string) error {
+func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 	if isNullish(params) {
 		return nil
 	}
 	p := params.ToObject(rt)
 	for _, key := range p.Keys() {
-		switch {
-		case unsupportedParams[key]:
-			return fmt.Errorf("k6/http: params.%s is not supported yet", key)
-		case !paramKeys[key]:
+		if !paramKeys[key] {
 			return fmt.Errorf("k6/http: unknown param %q", key)
 		}
 		v := p.Get(key)
 		if isNullish(v) && key != "responseCallback" && key != "jar" { // null is "none" for these
-			continue
-		}
-		if key == "compression" {
-			list, err := parseCompression(v.String())
-			if err != nil {
-				return fmt.Errorf("k6/http: params.compression: %w", err)
-			}
-			*compression = list
 			continue
 		}
 		if err := req.applyParam(rt, key, v); err != nil {
@@ -191,6 +174,8 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.expect, err = responseCallback(v)
 	case "auth":
 		req.auth, err = authScheme(v.String())
+	case "compression":
+		req.compression, err = parseCompression(v.String())
 	}
 	return err
 }

@@ -48,6 +48,9 @@ type request struct {
 	jar http.CookieJar
 	// cookies are the cookies param's.
 	cookies []requestCookie
+	// compression lists the codings of the compression param, applied
+	// in order.
+	compression []string
 	// plainBody is the body before the compression param encoded it,
 	// as response.request.body shows it; nil without compression.
 	plainBody []byte
