@@ -74,16 +74,17 @@ func TestHostsBlockHostnamesBlacklistIPs(t *testing.T) {
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	env := map[string]string{"PORT": port}
 	opts := withOptions(map[string]any{
-		"hosts":          map[string]any{"api.test": "127.0.0.1:" + port, "*.wild.test": "127.0.0.1", "other.test:81": "127.0.0.1:" + port},
+		"hosts":          map[string]any{"api.test": "127.0.0.1:" + port, "*.wild.test": "127.0.0.1", "other.test:81": "127.0.0.1:" + port, "alias.test": "localhost:" + port},
 		"blockHostnames": []any{"*.blocked.test", "exact.test"},
 	})
 	mustRun(t, `export default function () {
-  let r = http.get('http://api.test/echo');
-  eq([r.status, r.json('headers.Host') || r.request.url], [200, 'http://api.test/echo'], 'mapped host and port');
+  let r = http.get('http://api.test/host');
+  eq([r.status, r.body, r.url], [200, 'api.test', 'http://api.test/host'], 'mapped host and port, Host header kept');
   eq(r.remote_ip, '127.0.0.1', 'remote_ip');
   r = http.get('http://a.wild.test:' + __ENV.PORT + '/echo');
   eq(r.status, 200, 'wildcard, port kept');
   eq(http.get('http://other.test:81/echo').status, 200, 'host:port entry');
+  eq(http.get('http://alias.test/echo').status, 200, 'a name as the target');
   for (const u of ['http://x.blocked.test/', 'http://EXACT.test/']) {
     r = http.get(u);
     eq([r.status, r.error_code, r.error], [0, 1111, 'hostname is blocked'], u);
