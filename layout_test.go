@@ -16,7 +16,7 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // section a line too.
 var layers = map[string]int{
 	"metrics": 0, "sse": 0, "internal/eventually": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
-	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0,
+	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"executor":   2,
 	"summary":    2,

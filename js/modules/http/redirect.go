@@ -15,7 +15,7 @@ func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*ex
 	defer cancel()
 	method, target, header, body := req.method, req.url, req.header, req.body
 	for hop := 0; ; hop++ {
-		ex := send(ctx, rt, method, target, hopHeader(header, req, target), body)
+		ex := req.sendHop(ctx, rt, method, target, hopHeader(header, req, target), body, record)
 		storeCookies(req.jar, target, ex.header)
 		record(ex)
 		if (ex.errorCode != 0 && ex.status == 0) || hop >= req.redirects {

@@ -1,0 +1,142 @@
+package k6http
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// defaultMaxBodySize bounds a response body after decoding, 64 MiB: a
+// small compressed body can't grow into gigabytes in the VU's memory.
+const defaultMaxBodySize = 64 << 20
+
+// codings are the content codings this module compresses request bodies
+// with (the compression param) and decodes response bodies of, under
+// their Content-Encoding names. zstd, which k6 also knows, is not among
+// them: its Go decoder is not a dependency of this project.
+var codings = map[string]struct {
+	encode func(io.Writer) io.WriteCloser
+	decode func(io.Reader) (io.Reader, error)
+}{
+	"gzip": {
+		encode: func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) },
+		decode: func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	},
+	"deflate": {
+		encode: func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) },
+		decode: func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) },
+	},
+	"br": {
+		encode: func(w io.Writer) io.WriteCloser { return brotli.NewWriter(w) },
+		decode: func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+	},
+}
+
+// bodyError is a failure to read a response body that k6 numbers apart
+// from network errors: a body that does not decode (1701), or one larger
+// than the limit.
+type bodyError struct {
+	code int
+	msg  string
+}
+
+// Error returns the message.
+func (e *bodyError) Error() string { return e.msg }
+
+// parseCompression reads the compression param: coding names separated by
+// commas, applied in order ("gzip, br" gzips, then brotli-compresses).
+func parseCompression(s string) ([]string, error) {
+	var list []string
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if _, ok := codings[name]; !ok {
+			return nil, fmt.Errorf("unknown compression algorithm %q: want gzip, deflate or br, comma separated", name)
+		}
+		list = append(list, name)
+	}
+	return list, nil
+}
+
+// compress encodes body with each coding in turn and returns it with its
+// Content-Encoding value ("gzip, br").
+func compress(body []byte, list []string) ([]byte, string, error) {
+	for _, name := range list {
+		var buf bytes.Buffer
+		w := codings[name].encode(&buf)
+		if _, err := w.Write(body); err != nil {
+			return nil, "", err
+		}
+		if err := w.Close(); err != nil {
+			return nil, "", err
+		}
+		body = buf.Bytes()
+	}
+	return body, strings.Join(list, ", "), nil
+}
+
+// readBody reads a response body whose Content-Encoding header is
+// encoding, undoing the codings this module knows in reverse order (a
+// coding it does not know, "identity" included, leaves the body as it
+// is from there on), and reads at most limit decoded bytes. A body that
+// does not decode fails with k6's code 1701, one above limit with 1000;
+// either way the bytes decoded so far are returned. Network errors are
+// returned as they are.
+func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
+	raw := &errorMark{r: r}
+	var decoded io.Reader = raw
+	names := strings.Split(encoding, ",")
+	for i := len(names) - 1; i >= 0; i-- {
+		c, ok := codings[strings.ToLower(strings.TrimSpace(names[i]))]
+		if !ok {
+			break
+		}
+		d, err := c.decode(decoded)
+		if err != nil {
+			return nil, decodeError(raw, err)
+		}
+		decoded = d
+	}
+	body, err := io.ReadAll(io.LimitReader(decoded, limit+1))
+	if int64(len(body)) > limit {
+		return body[:limit], &bodyError{code: codeGeneric, msg: fmt.Sprintf("response body larger than %d bytes after decoding", limit)}
+	}
+	if err != nil {
+		return body, decodeError(raw, err)
+	}
+	return body, nil
+}
+
+// decodeError returns err as a decoding failure (1701), unless it came
+// from reading the connection.
+func decodeError(raw *errorMark, err error) error {
+	if raw.err != nil && errors.Is(err, raw.err) {
+		return err
+	}
+	return &bodyError{code: codeDecompression, msg: fmt.Sprintf("error decompressing response body (%v)", err)}
+}
+
+// errorMark remembers the last error its reader returned other than
+// io.EOF, so that a network error under a decoder is told from a decoding
+// error.
+type errorMark struct {
+	r   io.Reader
+	err error
+}
+
+// Read reads from the underlying reader.
+func (m *errorMark) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if err != nil && err != io.EOF {
+		m.err = err
+	}
+	return n, err
+}

@@ -1,0 +1,75 @@
+package k6http
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestCompressionRoundTrip(t *testing.T) {
+	plain := []byte(strings.Repeat("usefullatency ", 100))
+	for _, list := range [][]string{{"gzip"}, {"deflate"}, {"br"}, {"gzip", "br"}, {"br", "deflate", "gzip"}} {
+		body, enc, err := compress(plain, list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc != strings.Join(list, ", ") || bytes.Equal(body, plain) {
+			t.Fatalf("%v: Content-Encoding %q, body unchanged %v", list, enc, bytes.Equal(body, plain))
+		}
+		got, err := readBody(bytes.NewReader(body), enc, defaultMaxBodySize)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Fatalf("%v: decoded %q, %v", list, got, err)
+		}
+	}
+}
+
+func TestReadBodyErrors(t *testing.T) {
+	gz, _, _ := compress(bytes.Repeat([]byte{'a'}, 1<<16), []string{"gzip"})
+	netErr := errors.New("connection reset")
+	tests := []struct {
+		name     string
+		r        io.Reader
+		encoding string
+		limit    int64
+		wantCode int
+		wantLen  int
+	}{
+		{"not gzip", strings.NewReader("plain text"), "gzip", 1 << 20, codeDecompression, 0},
+		{"truncated gzip", bytes.NewReader(gz[:len(gz)/2]), "gzip", 1 << 20, codeDecompression, -1},
+		{"bad brotli", strings.NewReader("\xff\xff\xff\xff"), "br", 1 << 20, codeDecompression, -1},
+		{"too large after decoding", bytes.NewReader(gz), "gzip", 1000, codeGeneric, 1000},
+		{"too large plain", strings.NewReader(strings.Repeat("x", 2000)), "", 1000, codeGeneric, 1000},
+		{"unknown coding left as is", strings.NewReader("zz"), "zstd", 1000, 0, 2},
+		{"identity", strings.NewReader("zz"), "identity", 1000, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readBody(tt.r, tt.encoding, tt.limit)
+			var be *bodyError
+			code := 0
+			if errors.As(err, &be) {
+				code = be.code
+			} else if err != nil {
+				t.Fatalf("error %v is not a bodyError", err)
+			}
+			if code != tt.wantCode || tt.wantLen >= 0 && len(got) != tt.wantLen {
+				t.Fatalf("code %d, %d bytes (%v); want code %d, %d bytes", code, len(got), err, tt.wantCode, tt.wantLen)
+			}
+		})
+	}
+	t.Run("network error under gzip stays a network error", func(t *testing.T) {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		_, _ = w.Write(bytes.Repeat([]byte("abc"), 5000))
+		_ = w.Close()
+		r := io.MultiReader(bytes.NewReader(buf.Bytes()[:buf.Len()/2]), iotest.ErrReader(netErr))
+		_, err := readBody(r, "gzip", 1<<20)
+		if !errors.Is(err, netErr) {
+			t.Fatalf("got %v, want the network error", err)
+		}
+	})
+}
