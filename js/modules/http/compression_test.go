@@ -12,7 +12,7 @@ import (
 
 func TestCompressionRoundTrip(t *testing.T) {
 	plain := []byte(strings.Repeat("usefullatency ", 100))
-	for _, list := range [][]string{{"gzip"}, {"deflate"}, {"br"}, {"gzip", "br"}, {"br", "deflate", "gzip"}} {
+	for _, list := range [][]string{{"gzip"}, {"deflate"}, {"br"}, {"zstd"}, {"gzip", "br"}, {"br", "deflate", "zstd", "gzip"}} {
 		body, enc, err := compress(plain, list)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func TestReadBodyErrors(t *testing.T) {
 		{"bad brotli", strings.NewReader("\xff\xff\xff\xff"), "br", 1 << 20, codeDecompression, -1},
 		{"too large after decoding", bytes.NewReader(gz), "gzip", 1000, codeGeneric, 1000},
 		{"too large plain", strings.NewReader(strings.Repeat("x", 2000)), "", 1000, codeGeneric, 1000},
-		{"unknown coding left as is", strings.NewReader("zz"), "zstd", 1000, 0, 2},
+		{"unknown coding left as is", strings.NewReader("zz"), "lz4", 1000, 0, 2},
 		{"identity", strings.NewReader("zz"), "identity", 1000, 0, 2},
 	}
 	for _, tt := range tests {
@@ -72,4 +72,18 @@ func TestReadBodyErrors(t *testing.T) {
 			t.Fatalf("got %v, want the network error", err)
 		}
 	})
+}
+
+// TestZstdBombBounded checks that a small zstd body that decodes to far
+// more than the limit stops at the limit with the limit's error.
+func TestZstdBombBounded(t *testing.T) {
+	bomb, _, err := compress(make([]byte, 16<<20), []string{"zstd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readBody(bytes.NewReader(bomb), "zstd", 1<<20)
+	var be *bodyError
+	if len(bomb) > 64<<10 || len(got) != 1<<20 || !errors.As(err, &be) || be.code != codeGeneric {
+		t.Errorf("a %d-byte zstd bomb read %d bytes, error %v; want 1 MiB and the limit's error", len(bomb), len(got), err)
+	}
 }
