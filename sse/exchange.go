@@ -8,10 +8,13 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // Limits of the exchange.
@@ -50,7 +53,7 @@ type exchange struct {
 	settled  bool          // done is closed
 	handoff  *handoff      // the caller parses the response (callbacks)
 	retry    bool          // a reused connection was closed before any response byte
-	redirect bool          // a redirect: net/http follows it
+	redirect *redirection  // the response was a redirect to follow
 }
 
 // newExchange prepares an exchange with the request's defaults applied.
@@ -76,37 +79,95 @@ func (x *exchange) abort(cause error) {
 	}
 }
 
-// run performs the exchange; the outcome lands in x.res.
+// run performs the exchange, redirects included; the outcome lands in
+// x.res.
 func (x *exchange) run(parent context.Context) {
 	if err := x.req.Validate(); err != nil {
 		x.res.fail(CodeInvalidRequest, strings.ReplaceAll(err.Error(), "\n", "; "))
-		return
-	}
-	hreq, err := x.newHTTPRequest()
-	if err != nil {
-		x.res.fail(CodeInvalidRequest, err.Error())
 		return
 	}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
 	deadline := time.AfterFunc(x.req.Timeout, func() { x.abort(errTimeout) })
 	defer deadline.Stop()
 	x.markSent()
+	for followed := 1; ; followed++ {
+		r := x.send()
+		if r == nil || !x.redirectTo(r, followed) {
+			return
+		}
+	}
+}
+
+// redirection is a redirect response to follow.
+type redirection struct {
+	status   int
+	location string
+}
+
+// send performs one request of the exchange, on the reactor or through
+// net/http; it returns the redirect to follow, or nil when the exchange
+// ended.
+func (x *exchange) send() *redirection {
+	hreq, err := x.newHTTPRequest()
+	if err != nil {
+		x.res.fail(CodeInvalidRequest, err.Error())
+		return nil
+	}
+	x.redirect = nil
 	if addr, ok := x.client.wireAddr(hreq, &x.req); ok {
-		if !x.runWire(parent, hreq, addr) {
-			return
-		}
-		if hreq, err = x.newHTTPRequest(); err != nil { // a redirect: net/http follows it
-			x.res.fail(CodeInvalidRequest, err.Error())
-			return
-		}
+		x.runWire(hreq, addr)
+		return x.redirect
 	}
 	resp, err := x.client.hc.Do(hreq.WithContext(x.ctx))
 	if err != nil {
 		x.failTransport(err)
 		x.cancel(nil)
-		return
+		return nil
+	}
+	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
+		resp.Body.Close()
+		return r
+	}
+	if n := headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
+		resp.Body.Close()
+		x.res.fail(CodeTooLarge, (&httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}).Error())
+		x.cancel(nil)
+		return nil
 	}
 	x.receive(resp)
+	return nil
+}
+
+// redirectOf returns the redirect a response asks to follow, or nil.
+func redirectOf(resp *http.Response) *redirection {
+	loc := resp.Header.Get("Location")
+	if !httpsafe.IsRedirect(resp.StatusCode) || loc == "" {
+		return nil
+	}
+	return &redirection{status: resp.StatusCode, location: loc}
+}
+
+// redirectTo makes the request the followed-th redirect r asks for, by the
+// request's redirect policy; false (the request failed with
+// redirect_error) when the policy refuses it.
+func (x *exchange) redirectTo(r *redirection, followed int) bool {
+	prev, err := url.Parse(x.req.URL)
+	if err != nil {
+		x.res.fail(CodeInvalidRequest, err.Error())
+		return false
+	}
+	hop := httpsafe.Hop{Method: x.req.Method, URL: prev, Header: x.req.Header, Body: x.req.Body}
+	next, err := x.req.redirectPolicy().Next(hop, r.status, r.location, followed)
+	if err != nil {
+		x.res.Status = r.status
+		x.res.fail(CodeRedirect, err.Error())
+		x.cancel(nil)
+		return false
+	}
+	x.req.Method, x.req.URL, x.req.Header, x.req.Body = next.Method, next.URL.String(), next.Header, next.Body
+	x.res.URL = x.req.URL
+	return true
 }
 
 // markSent records the send time and the schedule lag.
@@ -138,7 +199,7 @@ func (x *exchange) newHTTPRequest() (*http.Request, error) {
 	setDefault(hreq.Header, "Accept", "text/event-stream")
 	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
 	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
-	x.reqBytes = requestSize(hreq, len(x.req.Body))
+	x.reqBytes += requestSize(hreq, len(x.req.Body))
 	return hreq, nil
 }
 
@@ -155,7 +216,12 @@ func (x *exchange) failTransport(err error) {
 		x.res.fail(code, msg)
 		return
 	}
-	x.res.fail(transportCode(err), innerMessage(err))
+	code := transportCode(err)
+	if code == CodeTooLarge {
+		x.res.fail(code, (&httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}).Error())
+		return
+	}
+	x.res.fail(code, innerMessage(err))
 }
 
 // receive handles the response: headers, status, content type, stream.
@@ -168,7 +234,7 @@ func (x *exchange) receive(resp *http.Response) {
 	}
 	x.meter = &meter{r: resp.Body, last: &x.lastByte, clock: x.clock}
 	x.lastByte.Store(int64(x.clock()))
-	body, err := decodeBody(resp.Header.Get("Content-Encoding"), x.meter)
+	body, err := x.limitedBody(resp.Header.Get("Content-Encoding"))
 	switch {
 	case err != nil:
 		x.res.fail(CodeProtocol, err.Error())
@@ -182,6 +248,20 @@ func (x *exchange) receive(resp *http.Response) {
 	}
 	resp.Body.Close()
 	x.cancel(nil)
+}
+
+// limitedBody returns the response body, decoded, under the request's
+// maxResponseSize and the decompression ratio guard.
+func (x *exchange) limitedBody(encoding string) (io.Reader, error) {
+	body, err := decodeBody(encoding, x.meter)
+	if err != nil {
+		return nil, err
+	}
+	lim := &httpsafe.BodyLimit{R: body, Max: x.req.MaxResponseSize}
+	if body != io.Reader(x.meter) {
+		lim.Encoded = x.meter.n.Load
+	}
+	return lim, nil
 }
 
 // failStatus records a non-2xx response with the start of its body.
@@ -307,7 +387,10 @@ func (x *exchange) failStream(err error) {
 	var cb *CallbackError
 	var big *tooLargeError
 	var se *streamError
+	var lim *httpsafe.LimitError
 	switch {
+	case errors.As(err, &lim):
+		x.res.fail(CodeTooLarge, lim.Error())
 	case errors.As(err, &cb):
 		x.res.fail(CodeCallback, cb.Error())
 	case errors.As(err, &big):
@@ -380,6 +463,11 @@ func responseHeaderSize(r *Result) int64 {
 		return 0
 	}
 	return int64(len(r.Proto) + len(" 200 ") + len(http.StatusText(r.Status)) + 2 + headerSize(r.Header) + 2)
+}
+
+// headerBytes is the size of a response's status line and headers.
+func headerBytes(proto, status string, h http.Header) int64 {
+	return int64(len(proto) + 1 + len(status) + 2 + headerSize(h) + 2)
 }
 
 // headerSize is the size of header lines "Key: value\r\n".
