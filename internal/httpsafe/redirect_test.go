@@ -55,3 +55,27 @@ func TestNext(t *testing.T) {
 		})
 	}
 }
+
+// TestNextMethods checks the method and body of the request that follows
+// each redirect status, and that the original headers are left alone.
+func TestNextMethods(t *testing.T) {
+	u, _ := url.Parse("http://a/x")
+	h := http.Header{"Content-Type": {"text/plain"}, "Authorization": {"Basic x"}}
+	for _, c := range []struct {
+		status             int
+		method, wantMethod string
+		keepsBody          bool
+	}{
+		{301, "POST", "GET", false}, {302, "PUT", "GET", false}, {303, "POST", "GET", false},
+		{302, "HEAD", "HEAD", false}, {307, "POST", "POST", true}, {308, "PATCH", "PATCH", true},
+	} {
+		next, err := Policy{Max: 1}.Next(Hop{Method: c.method, URL: u, Header: h, Body: []byte("b")}, c.status, "http://b/y", 1)
+		if err != nil || next.Method != c.wantMethod || (next.Body != nil) != c.keepsBody ||
+			(next.Header.Get("Content-Type") != "") != c.keepsBody || next.Header.Get("Authorization") != "" {
+			t.Errorf("%d %s: %v %s, body %q, headers %v", c.status, c.method, err, next.Method, next.Body, next.Header)
+		}
+	}
+	if h.Get("Authorization") == "" || h.Get("Content-Type") == "" {
+		t.Error("the original headers were modified")
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // clientOptions configure a VU's transport.
@@ -37,5 +39,7 @@ func newTransport(opts clientOptions) *http.Transport {
 		MaxIdleConnsPerHost: 100,
 		IdleConnTimeout:     90 * time.Second,
 		DisableCompression:  true,
+		// The limit of the streaming probe's client too.
+		MaxResponseHeaderBytes: httpsafe.DefaultMaxHeaderBytes,
 	}
 }

@@ -48,6 +48,14 @@ type request struct {
 	jar http.CookieJar
 	// cookies are the cookies param's.
 	cookies []requestCookie
+	// maxResponseSize bounds each response body (the maxResponseSize
+	// param, 64 MiB by default); more fails the request.
+	maxResponseSize int64
+	// sensitiveHeaders are dropped, besides httpsafe.CredentialHeaders,
+	// on a redirect to another host or scheme.
+	sensitiveHeaders []string
+	// allowInsecureRedirect lets a redirect go from https to http.
+	allowInsecureRedirect bool
 }
 
 // exchange is one request and its response: a redirect hop or the final

@@ -4,18 +4,21 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // send performs one exchange (no redirect following) on rt and reads the
 // whole response body. ctx carries the request's deadline; a failure is
 // recorded in the exchange, never returned.
-func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte) *exchange {
+func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte, maxBody int64) *exchange {
 	ex := &exchange{method: method, url: url, reqHeader: header, reqBody: body}
 	tr := &tracer{}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
@@ -26,12 +29,18 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 	req.Header = header
 	res, err := rt.RoundTrip(req)
 	if err == nil {
-		err = ex.readResponse(res)
+		err = ex.readResponse(res, maxBody)
 	}
 	p, conn, base := tr.finish()
 	ex.end, ex.timings = p.done, p.timings()
 	ex.connection(conn, base)
-	if err != nil {
+	var lim *httpsafe.LimitError
+	switch {
+	case errors.As(err, &lim):
+		// The response is kept, without its body: the error says which
+		// limit it exceeded.
+		ex.body, ex.errorCode, ex.errorMsg = nil, codeGeneric, lim.Error()
+	case err != nil:
 		ex.fail(ctx, err)
 	}
 	return ex
@@ -46,15 +55,15 @@ func bodyReader(body []byte) io.Reader {
 	return bytes.NewReader(body)
 }
 
-// readResponse copies the status, headers, TLS state and whole body of res
-// into ex and closes the body.
-func (ex *exchange) readResponse(res *http.Response) error {
+// readResponse copies the status, headers, TLS state and whole body of res,
+// up to maxBody bytes, into ex and closes the body.
+func (ex *exchange) readResponse(res *http.Response, maxBody int64) error {
 	defer res.Body.Close()
 	ex.status, ex.statusText, ex.proto, ex.header = res.StatusCode, res.Status, res.Proto, res.Header
 	if res.TLS != nil {
 		ex.tlsVersion, ex.cipher = tlsVersionName(res.TLS.Version), tls.CipherSuiteName(res.TLS.CipherSuite)
 	}
-	body, err := io.ReadAll(res.Body)
+	body, err := io.ReadAll(&httpsafe.BodyLimit{R: res.Body, Max: maxBody})
 	ex.body = body
 	return err
 }

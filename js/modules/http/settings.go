@@ -21,23 +21,13 @@ func runSettings(run *modules.Run) settings {
 	if run == nil {
 		return s
 	}
-	intOption(run.Options, "maxRedirects", &s.maxRedirects)
-	intOption(run.Options, "batch", &s.batch)
-	intOption(run.Options, "batchPerHost", &s.batchPerHost)
+	for name, dst := range map[string]*int{"maxRedirects": &s.maxRedirects, "batch": &s.batch, "batchPerHost": &s.batchPerHost} {
+		if n, ok := run.IntOption(name); ok {
+			*dst = n
+		}
+	}
 	if b, ok := run.Options["throw"].(bool); ok {
 		s.throw = b
 	}
 	return s
-}
-
-// intOption sets *dst to the number opts holds under name, if any.
-func intOption(opts map[string]any, name string, dst *int) {
-	switch v := opts[name].(type) {
-	case float64:
-		*dst = int(v)
-	case int64:
-		*dst = int(v)
-	case int:
-		*dst = v
-	}
 }
