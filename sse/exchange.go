@@ -8,7 +8,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -118,7 +121,8 @@ func (x *exchange) send() *redirection {
 		x.runWire(hreq, addr)
 		return x.redirect
 	}
-	resp, err := x.client.hc.Do(hreq.WithContext(x.ctx))
+	interim := new(int64)
+	resp, err := x.client.hc.Do(hreq.WithContext(x.countInterim(interim)))
 	if err != nil {
 		x.failTransport(err)
 		x.cancel(nil)
@@ -129,7 +133,7 @@ func (x *exchange) send() *redirection {
 		resp.Body.Close()
 		return r
 	}
-	if n := headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
+	if n := *interim + headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
 		resp.Body.Close()
 		x.res.fail(CodeTooLarge, (&httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}).Error())
 		x.cancel(nil)
@@ -137,6 +141,22 @@ func (x *exchange) send() *redirection {
 	}
 	x.receive(resp)
 	return nil
+}
+
+// countInterim returns the exchange's context with a trace that adds the
+// size of every 1xx interim response to *n and fails the request once it
+// exceeds the request's MaxHeaderSize: on the reactor, the limit counts
+// them too.
+func (x *exchange) countInterim(n *int64) context.Context {
+	return httptrace.WithClientTrace(x.ctx, &httptrace.ClientTrace{
+		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			*n += headerBytes("HTTP/1.1", strconv.Itoa(code)+" "+http.StatusText(code), http.Header(h))
+			if *n > int64(x.req.MaxHeaderSize) {
+				return &httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}
+			}
+			return nil
+		},
+	})
 }
 
 // redirectOf returns the redirect a response asks to follow, or nil.
