@@ -70,7 +70,8 @@ func IsRedirect(status int) bool {
 //   - 307 and 308 repeat the method and body, once, to the new location;
 //     301, 302 and 303 turn anything but HEAD into a GET without a body,
 //     as browsers do, so a POST is never sent twice;
-//   - a change of host or scheme drops CredentialHeaders and Sensitive;
+//   - a change of host or scheme drops CredentialHeaders, Sensitive and a
+//     Host override;
 //   - no Referer is added, and a Referer the request carried is cut to
 //     its origin on a change of host or scheme.
 func (p Policy) Next(prev Hop, status int, location string, followed int) (Hop, error) {
@@ -105,9 +106,10 @@ func (h *Hop) toGet() {
 	}
 }
 
-// dropCredentials removes the credential-bearing headers from h and cuts a
-// Referer to its origin.
+// dropCredentials removes the credential-bearing headers and a Host
+// override from h, and cuts a Referer to its origin.
 func (p Policy) dropCredentials(h http.Header) {
+	h.Del("Host")
 	for _, k := range CredentialHeaders {
 		h.Del(k)
 	}
