@@ -263,3 +263,22 @@ func TestResetUnderSlowCallback(t *testing.T) {
 		t.Errorf("%s %q after %d callbacks; want reset after 2", res.ErrorCode, res.Error, calls)
 	}
 }
+
+// TestTimeoutDuringTLS connects to a server that accepts and never answers
+// the TLS handshake: the request ends with timeout on time, not after the
+// transport's 10 s handshake timeout.
+func TestTimeoutDuringTLS(t *testing.T) {
+	url := strings.Replace(hostileAccept(t), "http://", "https://", 1)
+	start := time.Now()
+	res := NewClient(ClientOptions{InsecureSkipTLSVerify: true}).Do(context.Background(), &Request{URL: url + "/", Timeout: 200 * time.Millisecond})
+	if took := time.Since(start); res.ErrorCode != CodeTimeout || took > 1200*time.Millisecond {
+		t.Errorf("%s %q after %v; want timeout within 1.2 s", res.ErrorCode, res.Error, took)
+	}
+}
+
+// hostileAccept returns the URL of a server that accepts connections and
+// reads them without ever writing.
+func hostileAccept(t *testing.T) string {
+	url, _ := rawServerConns(t, func(_ int, c net.Conn, _ *bufio.Reader) { silent(c) })
+	return url
+}
