@@ -24,10 +24,10 @@ type landed struct {
 // /land with an event stream, recording every request it receives.
 type landingServer struct {
 	*httptest.Server
-	target func() string
 
-	mu  sync.Mutex
-	got []landed
+	mu     sync.Mutex
+	target func() string
+	got    []landed
 }
 
 // newLandingServer starts a landing server, over TLS if secure; target
@@ -40,9 +40,16 @@ func newLandingServer(t *testing.T, secure bool) *landingServer {
 	} else {
 		s.Server = httptest.NewServer(h)
 	}
-	s.target = func() string { return s.URL }
+	s.redirectTo(func() string { return s.URL })
 	t.Cleanup(s.Close)
 	return s
+}
+
+// redirectTo sets where /start/ redirects to.
+func (s *landingServer) redirectTo(target func() string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.target = target
 }
 
 // serve records the request and redirects or answers it.
@@ -50,11 +57,12 @@ func (s *landingServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	s.got = append(s.got, landed{method: r.Method, path: r.URL.Path, body: string(body), header: r.Header.Clone()})
+	target := s.target
 	s.mu.Unlock()
 	if status, ok := strings.CutPrefix(r.URL.Path, "/start/"); ok {
 		status, _, _ = strings.Cut(status, "/")
 		code, _ := strconv.Atoi(status)
-		w.Header().Set("Location", s.target()+"/land?secret=q")
+		w.Header().Set("Location", target()+"/land?secret=q")
 		w.WriteHeader(code)
 		return
 	}
@@ -111,7 +119,7 @@ func redirectCase(t *testing.T, where string, status, p int) {
 	land := origin
 	if where != "same host" {
 		land = newLandingServer(t, false)
-		origin.target = func() string { return land.URL }
+		origin.redirectTo(func() string { return land.URL })
 	}
 	req := Request{URL: origin.URL + "/start/" + strconv.Itoa(status), Method: http.MethodPost, Body: []byte("payload"),
 		Header: http.Header{}, Dialect: DialectRaw, SensitiveHeaders: []string{"X-Secret"},
@@ -168,7 +176,7 @@ func TestRedirectLimit(t *testing.T) {
 		for p := range paths {
 			t.Run(fmt.Sprintf("%d/%s", tc.max, paths[p].name), func(t *testing.T) {
 				srv := newLandingServer(t, false)
-				srv.target = func() string { return srv.URL + "/start/302" }
+				srv.redirectTo(func() string { return srv.URL + "/start/302" })
 				c, r := onPath(p, Request{URL: srv.URL + "/start/302", Dialect: DialectRaw, MaxRedirects: tc.max})
 				res := c.Do(context.Background(), r)
 				if n := len(srv.received("/start/")); res.ErrorCode != CodeRedirect || n != tc.requests || res.Status != 302 {

@@ -18,10 +18,10 @@ import (
 // counting what every request carried.
 type landing struct {
 	*httptest.Server
-	target string
 
-	mu  sync.Mutex
-	got []string // "METHOD path body" and the credential headers received
+	mu     sync.Mutex
+	target string
+	got    []string // "METHOD path body" and the credential headers received
 }
 
 // newLanding starts a landing server, over TLS if secure.
@@ -37,10 +37,11 @@ func newLanding(t *testing.T, secure bool) *landing {
 		}
 		l.mu.Lock()
 		l.got = append(l.got, line)
+		target := l.target
 		l.mu.Unlock()
 		if status, ok := strings.CutPrefix(r.URL.Path, "/start/"); ok {
 			code, _ := strconv.Atoi(status)
-			w.Header().Set("Location", l.target+"/land?token=q")
+			w.Header().Set("Location", target+"/land?token=q")
 			w.WriteHeader(code)
 			return
 		}
@@ -51,9 +52,16 @@ func newLanding(t *testing.T, secure bool) *landing {
 	} else {
 		l.Server = httptest.NewServer(h)
 	}
-	l.target = l.URL
+	l.redirectTo(l.URL)
 	t.Cleanup(l.Close)
 	return l
+}
+
+// redirectTo sets where /start/ redirects to.
+func (l *landing) redirectTo(target string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.target = target
 }
 
 // received returns what the server recorded.
@@ -76,7 +84,7 @@ func TestRedirectMatrix(t *testing.T) {
 				land := origin
 				if where != "same host" {
 					land = newLanding(t, false)
-					origin.target = land.URL
+					origin.redirectTo(land.URL)
 				}
 				headers := `{'X-Secret': 's', 'X-Keep': 'k'`
 				for _, k := range httpsafe.CredentialHeaders {
