@@ -282,3 +282,25 @@ func hostileAccept(t *testing.T) string {
 	url, _ := rawServerConns(t, func(_ int, c net.Conn, _ *bufio.Reader) { silent(c) })
 	return url
 }
+
+// TestTimeoutWhileSending posts a body the server never reads: the write
+// blocks once the socket buffers are full, and the request still ends with
+// timeout on time.
+func TestTimeoutWhileSending(t *testing.T) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	url, _ := rawServerConns(t, func(_ int, c net.Conn, _ *bufio.Reader) {
+		<-done // reads nothing until the test ended
+	})
+	body := bytes.Repeat([]byte("x"), 64<<20)
+	for p := range paths {
+		t.Run(paths[p].name, func(t *testing.T) {
+			c, r := onPath(p, Request{URL: url + "/", Body: body, Timeout: 300 * time.Millisecond})
+			start := time.Now()
+			res := c.Do(context.Background(), r)
+			if took := time.Since(start); res.ErrorCode != CodeTimeout || took > 2300*time.Millisecond {
+				t.Errorf("%s %q after %v; want timeout within 2.3 s", res.ErrorCode, res.Error, took)
+			}
+		})
+	}
+}
