@@ -8,10 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/http/httptrace"
-	"net/textproto"
-	"net/url"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -101,12 +97,6 @@ func (x *exchange) run(parent context.Context) {
 	}
 }
 
-// redirection is a redirect response to follow.
-type redirection struct {
-	status   int
-	location string
-}
-
 // send performs one request of the exchange, on the reactor or through
 // net/http; it returns the redirect to follow, or nil when the exchange
 // ended.
@@ -128,66 +118,19 @@ func (x *exchange) send() *redirection {
 		x.cancel(nil)
 		return nil
 	}
+	if n := *interim + headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
+		resp.Body.Close()
+		x.res.fail(CodeTooLarge, headerLimit(x.req.MaxHeaderSize).Error())
+		x.cancel(nil)
+		return nil
+	}
 	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
 		resp.Body.Close()
 		return r
 	}
-	if n := *interim + headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
-		resp.Body.Close()
-		x.res.fail(CodeTooLarge, (&httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}).Error())
-		x.cancel(nil)
-		return nil
-	}
 	x.receive(resp)
 	return nil
-}
-
-// countInterim returns the exchange's context with a trace that adds the
-// size of every 1xx interim response to *n and fails the request once it
-// exceeds the request's MaxHeaderSize: on the reactor, the limit counts
-// them too.
-func (x *exchange) countInterim(n *int64) context.Context {
-	return httptrace.WithClientTrace(x.ctx, &httptrace.ClientTrace{
-		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
-			*n += headerBytes("HTTP/1.1", strconv.Itoa(code)+" "+http.StatusText(code), http.Header(h))
-			if *n > int64(x.req.MaxHeaderSize) {
-				return &httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}
-			}
-			return nil
-		},
-	})
-}
-
-// redirectOf returns the redirect a response asks to follow, or nil.
-func redirectOf(resp *http.Response) *redirection {
-	loc := resp.Header.Get("Location")
-	if !httpsafe.IsRedirect(resp.StatusCode) || loc == "" {
-		return nil
-	}
-	return &redirection{status: resp.StatusCode, location: loc}
-}
-
-// redirectTo makes the request the followed-th redirect r asks for, by the
-// request's redirect policy; false (the request failed with
-// redirect_error) when the policy refuses it.
-func (x *exchange) redirectTo(r *redirection, followed int) bool {
-	prev, err := url.Parse(x.req.URL)
-	if err != nil {
-		x.res.fail(CodeInvalidRequest, err.Error())
-		return false
-	}
-	hop := httpsafe.Hop{Method: x.req.Method, URL: prev, Header: x.req.Header, Body: x.req.Body}
-	next, err := x.req.redirectPolicy().Next(hop, r.status, r.location, followed)
-	if err != nil {
-		x.res.Status = r.status
-		x.res.fail(CodeRedirect, err.Error())
-		x.cancel(nil)
-		return false
-	}
-	x.req.Method, x.req.URL, x.req.Header, x.req.Body = next.Method, next.URL.String(), next.Header, next.Body
-	x.res.URL = x.req.URL
-	return true
 }
 
 // markSent records the send time and the schedule lag.
@@ -238,7 +181,7 @@ func (x *exchange) failTransport(err error) {
 	}
 	code := transportCode(err)
 	if code == CodeTooLarge {
-		x.res.fail(code, (&httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(x.req.MaxHeaderSize)}).Error())
+		x.res.fail(code, headerLimit(x.req.MaxHeaderSize).Error())
 		return
 	}
 	x.res.fail(code, innerMessage(err))
@@ -268,20 +211,6 @@ func (x *exchange) receive(resp *http.Response) {
 	}
 	resp.Body.Close()
 	x.cancel(nil)
-}
-
-// limitedBody returns the response body, decoded, under the request's
-// maxResponseSize and the decompression ratio guard.
-func (x *exchange) limitedBody(encoding string) (io.Reader, error) {
-	body, err := decodeBody(encoding, x.meter)
-	if err != nil {
-		return nil, err
-	}
-	lim := &httpsafe.BodyLimit{R: body, Max: x.req.MaxResponseSize}
-	if body != io.Reader(x.meter) {
-		lim.Encoded = x.meter.n.Load
-	}
-	return lim, nil
 }
 
 // failStatus records a non-2xx response with the start of its body.
@@ -483,11 +412,6 @@ func responseHeaderSize(r *Result) int64 {
 		return 0
 	}
 	return int64(len(r.Proto) + len(" 200 ") + len(http.StatusText(r.Status)) + 2 + headerSize(r.Header) + 2)
-}
-
-// headerBytes is the size of a response's status line and headers.
-func headerBytes(proto, status string, h http.Header) int64 {
-	return int64(len(proto) + 1 + len(status) + 2 + headerSize(h) + 2)
 }
 
 // headerSize is the size of header lines "Key: value\r\n".

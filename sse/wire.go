@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // wireReaderSize is the buffer between a connection and net/http's
@@ -68,7 +66,7 @@ func (c *wireConn) arrival() time.Time { return c.readAt }
 func (c *wireConn) Read(p []byte) (int, error) {
 	if c.headLimit {
 		if c.headLeft <= 0 {
-			return 0, &httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(c.x.req.MaxHeaderSize)}
+			return 0, headerLimit(c.x.req.MaxHeaderSize)
 		}
 		p = p[:min(len(p), c.headLeft)]
 		n, err := c.read(p)
