@@ -30,10 +30,16 @@ var paths = []struct {
 
 // onPath returns a client and a request for path p.
 func onPath(p int, req Request) (*Client, *Request) {
+	return NewClient(ClientOptions{NetHTTPOnly: paths[p].netHTTP}), pathRequest(p, req)
+}
+
+// pathRequest returns req as sent on path p: with a callback when the path
+// hands the bytes to the caller.
+func pathRequest(p int, req Request) *Request {
 	if paths[p].callback {
 		req.OnEvent = func(*Event) error { return nil }
 	}
-	return NewClient(ClientOptions{NetHTTPOnly: paths[p].netHTTP}), &req
+	return &req
 }
 
 // hostile answers every request with fn, after reading the request.
@@ -210,13 +216,13 @@ func TestTimeoutNeverLost(t *testing.T) {
 	for p := range paths {
 		t.Run(paths[p].name, func(t *testing.T) {
 			url := hostile(t, silent) + "/"
-			c, _ := onPath(p, Request{})
+			c := NewClient(ClientOptions{NetHTTPOnly: paths[p].netHTTP})
 			var wg sync.WaitGroup
 			codes := make(chan string, n)
 			start := time.Now()
 			for range n {
 				wg.Go(func() {
-					_, r := onPath(p, Request{URL: url, Method: http.MethodPost, Body: []byte("{}"), Timeout: timeout})
+					r := pathRequest(p, Request{URL: url, Method: http.MethodPost, Body: []byte("{}"), Timeout: timeout})
 					codes <- c.Do(context.Background(), r).ErrorCode
 				})
 			}

@@ -127,7 +127,7 @@ func redirectCase(t *testing.T, where string, status, p int) {
 	for k, v := range credentials {
 		req.Header.Set(k, v)
 	}
-	_, r := onPath(p, req)
+	r := pathRequest(p, req)
 	c := NewClient(ClientOptions{NetHTTPOnly: paths[p].netHTTP, InsecureSkipTLSVerify: true})
 	res := c.Do(context.Background(), r)
 	if got := origin.received("/start/"); len(got) != 1 || got[0].method != http.MethodPost || got[0].body != "payload" {
