@@ -46,6 +46,12 @@ declare module 'k6/http' {
     cookies?: Record<string, string | { value: string; replace?: boolean }>;
     /** The jar to use instead of the VU's; null for none. */
     jar?: CookieJar | null;
+    /** This build's own: largest response body, bytes or '64MiB' (default); more sets error and error_code 1000. */
+    maxResponseSize?: number | string;
+    /** This build's own: headers dropped on a redirect to another host or scheme, besides the credential headers. */
+    sensitiveHeaders?: string[];
+    /** This build's own: lets a redirect go from https to http; default false. */
+    allowInsecureRedirect?: boolean;
   }
 
   export interface CookieOptions {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"strings"
 
 	"github.com/usefullatency/usefullatency/archive"
 	"github.com/usefullatency/usefullatency/js"
@@ -21,7 +22,11 @@ import (
 // set, sees every file the test reads.
 func loadTest(name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
 	data, err := os.ReadFile(name)
-	if err != nil || !archive.IsArchive(data) {
+	if err != nil {
+		why := strings.TrimPrefix(err.Error(), "open "+name+": ")
+		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: %s", name, why)}
+	}
+	if !archive.IsArchive(data) {
 		test, err := runner.LoadConfig(name, cfg, env, console)
 		if err != nil {
 			return nil, err

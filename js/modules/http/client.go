@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -52,6 +53,8 @@ func newTransport(opts clientOptions) *http.Transport {
 		MaxIdleConnsPerHost: 100,
 		IdleConnTimeout:     90 * time.Second,
 		DisableCompression:  true,
+		// The limit of the streaming probe's client too.
+		MaxResponseHeaderBytes: httpsafe.DefaultMaxHeaderBytes,
 	}
 }
 

@@ -11,11 +11,8 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
-
-// defaultMaxBodySize bounds a response body after decoding, 64 MiB: a
-// small compressed body can't grow into gigabytes in the VU's memory.
-const defaultMaxBodySize = 64 << 20
 
 // codings are the content codings this module compresses request bodies
 // with (the compression param) and decodes response bodies of, under
@@ -50,7 +47,7 @@ var codings = map[string]struct {
 // frame announcing a huge window can't reserve it.
 func newZstdReader(r io.Reader) (io.Reader, error) {
 	d, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxMemory(defaultMaxBodySize), zstd.WithDecoderMaxWindow(defaultMaxBodySize))
+		zstd.WithDecoderMaxMemory(httpsafe.DefaultMaxResponseSize), zstd.WithDecoderMaxWindow(httpsafe.DefaultMaxResponseSize))
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +117,10 @@ func compress(body []byte, list []string) ([]byte, string, error) {
 // readBody reads a response body whose Content-Encoding header is
 // encoding, undoing the codings this module knows in reverse order (a
 // coding it does not know, "identity" included, leaves the body as it
-// is from there on), and reads at most limit decoded bytes. A body that
-// does not decode fails with k6's code 1701, one above limit with 1000;
+// is from there on), through httpsafe.BodyLimit: at most limit decoded
+// bytes, and for an encoded body at most httpsafe.MaxDecompressionRatio
+// times the bytes read off the wire. A body that does not decode fails
+// with k6's code 1701, one beyond a limit with an *httpsafe.LimitError;
 // either way the bytes decoded so far are returned. Network errors are
 // returned as they are.
 func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
@@ -139,14 +138,16 @@ func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
 		}
 		decoded = d
 	}
-	body, err := io.ReadAll(io.LimitReader(decoded, limit+1))
-	if int64(len(body)) > limit {
-		return body[:limit], &bodyError{code: codeGeneric, msg: fmt.Sprintf("response body larger than %d bytes after decoding", limit)}
+	bounded := &httpsafe.BodyLimit{R: decoded, Max: limit}
+	if decoded != io.Reader(raw) {
+		bounded.Encoded = func() int64 { return raw.n }
 	}
-	if err != nil {
+	body, err := io.ReadAll(bounded)
+	var lim *httpsafe.LimitError
+	if err != nil && !errors.As(err, &lim) {
 		return body, decodeError(raw, err)
 	}
-	return body, nil
+	return body, err
 }
 
 // decodeError returns err as a decoding failure (1701), unless it came
@@ -164,11 +165,14 @@ func decodeError(raw *errorMark, err error) error {
 type errorMark struct {
 	r   io.Reader
 	err error
+	// n counts the bytes read, for the decompression ratio.
+	n int64
 }
 
 // Read reads from the underlying reader.
 func (m *errorMark) Read(p []byte) (int, error) {
 	n, err := m.r.Read(p)
+	m.n += int64(n)
 	if err != nil && err != io.EOF {
 		m.err = err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 func TestCompressionRoundTrip(t *testing.T) {
@@ -20,7 +22,7 @@ func TestCompressionRoundTrip(t *testing.T) {
 		if enc != strings.Join(list, ", ") || bytes.Equal(body, plain) {
 			t.Fatalf("%v: Content-Encoding %q, body unchanged %v", list, enc, bytes.Equal(body, plain))
 		}
-		got, err := readBody(bytes.NewReader(body), enc, defaultMaxBodySize)
+		got, err := readBody(bytes.NewReader(body), enc, httpsafe.DefaultMaxResponseSize)
 		if err != nil || !bytes.Equal(got, plain) {
 			t.Fatalf("%v: decoded %q, %v", list, got, err)
 		}
@@ -50,11 +52,15 @@ func TestReadBodyErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := readBody(tt.r, tt.encoding, tt.limit)
 			var be *bodyError
+			var lim *httpsafe.LimitError
 			code := 0
-			if errors.As(err, &be) {
+			switch {
+			case errors.As(err, &be):
 				code = be.code
-			} else if err != nil {
-				t.Fatalf("error %v is not a bodyError", err)
+			case errors.As(err, &lim):
+				code = codeGeneric // what send makes of a limit
+			case err != nil:
+				t.Fatalf("error %v is neither a bodyError nor a LimitError", err)
 			}
 			if code != tt.wantCode || tt.wantLen >= 0 && len(got) != tt.wantLen {
 				t.Fatalf("code %d, %d bytes (%v); want code %d, %d bytes", code, len(got), err, tt.wantCode, tt.wantLen)
@@ -82,8 +88,22 @@ func TestZstdBombBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := readBody(bytes.NewReader(bomb), "zstd", 1<<20)
-	var be *bodyError
-	if len(bomb) > 64<<10 || len(got) != 1<<20 || !errors.As(err, &be) || be.code != codeGeneric {
+	var lim *httpsafe.LimitError
+	if len(bomb) > 64<<10 || len(got) != 1<<20 || !errors.As(err, &lim) {
 		t.Errorf("a %d-byte zstd bomb read %d bytes, error %v; want 1 MiB and the limit's error", len(bomb), len(got), err)
+	}
+}
+
+// TestDecompressionRatioGuard checks that a gzip bomb under a large limit
+// stops at the ratio guard, soon after httpsafe.RatioFloor decoded bytes.
+func TestDecompressionRatioGuard(t *testing.T) {
+	bomb, _, err := compress(make([]byte, 32<<20), []string{"gzip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readBody(bytes.NewReader(bomb), "gzip", httpsafe.DefaultMaxResponseSize)
+	var lim *httpsafe.LimitError
+	if !errors.As(err, &lim) || lim.What != "decompression ratio" || int64(len(got)) > 2*httpsafe.RatioFloor {
+		t.Errorf("a %d-byte gzip bomb read %d bytes, error %v; want the ratio guard near %d bytes", len(bomb), len(got), err, httpsafe.RatioFloor)
 	}
 }

@@ -10,13 +10,17 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/sse"
 )
 
 // paramKeys are the params this module reads; any other is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
 	"responseCallback": true, "cookies": true, "jar": true, "compression": true,
+	// This build's own, shared with the streaming probe.
+	"maxResponseSize": true, "sensitiveHeaders": true, "allowInsecureRedirect": true,
 }
 
 // defaults are the values of the params a request leaves out.
@@ -48,7 +52,7 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	req := &request{
 		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
 		tags: map[string]string{}, expect: d.expect, jar: d.jar, responseType: d.responseType,
-		maxBodySize: defaultMaxBodySize,
+		maxResponseSize: httpsafe.DefaultMaxResponseSize,
 	}
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
@@ -172,12 +176,41 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.cookies, err = requestCookies(rt, v)
 	case "responseCallback":
 		req.expect, err = responseCallback(v)
+	case "maxResponseSize", "sensitiveHeaders", "allowInsecureRedirect":
+		return req.applySafetyParam(key, v)
 	case "auth":
 		req.auth, err = authScheme(v.String())
 	case "compression":
 		req.compression, err = parseCompression(v.String())
 	}
 	return err
+}
+
+// applySafetyParam reads a param of the limits and the redirect policy.
+func (req *request) applySafetyParam(key string, v sobek.Value) error {
+	switch key {
+	case "maxResponseSize":
+		n, err := sse.ParseByteSize(v.String())
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a positive size like '64MiB' or a number of bytes, got %s", v.String())
+		}
+		req.maxResponseSize = int64(n)
+	case "sensitiveHeaders":
+		list, ok := v.Export().([]any)
+		if !ok {
+			return fmt.Errorf("want an array of header names, got %s", v.String())
+		}
+		for _, x := range list {
+			req.sensitiveHeaders = append(req.sensitiveHeaders, fmt.Sprint(x))
+		}
+	case "allowInsecureRedirect":
+		b, ok := v.Export().(bool)
+		if !ok {
+			return fmt.Errorf("want true or false, got %s", v.String())
+		}
+		req.allowInsecureRedirect = b
+	}
+	return nil
 }
 
 // stringMap calls set with every property of the object v, values read as

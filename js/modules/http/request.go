@@ -54,17 +54,23 @@ type request struct {
 	// plainBody is the body before the compression param encoded it,
 	// as response.request.body shows it; nil without compression.
 	plainBody []byte
-	// maxBodySize bounds the decoded response body, in bytes.
-	maxBodySize int64
 	// auth is the auth param: "basic" (the default) or "digest".
 	auth string
 	// digest holds the URL's credentials with auth: 'digest'.
 	digest *credentials
+	// maxResponseSize bounds each response body (the maxResponseSize
+	// param, 64 MiB by default); more fails the request.
+	maxResponseSize int64
+	// sensitiveHeaders are dropped, besides httpsafe.CredentialHeaders,
+	// on a redirect to another host or scheme.
+	sensitiveHeaders []string
+	// allowInsecureRedirect lets a redirect go from https to http.
+	allowInsecureRedirect bool
 }
 
 // reading returns how the responses to req are read.
 func (req *request) reading() bodyReading {
-	return bodyReading{discard: req.responseType == asNone, limit: req.maxBodySize}
+	return bodyReading{discard: req.responseType == asNone, limit: req.maxResponseSize}
 }
 
 // exchange is one request and its response: a redirect hop or the final

@@ -11,6 +11,8 @@ import (
 	"net/http/httptrace"
 	"strings"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // send performs one exchange (no redirect following) on rt and reads the
@@ -36,10 +38,15 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 	ex.end, ex.timings = p.done, p.timings()
 	ex.connection(conn, base)
 	var be *bodyError
+	var lim *httpsafe.LimitError
 	switch {
 	case errors.As(err, &be):
 		// The response arrived; only its body is bad.
 		ex.errorCode, ex.errorMsg = be.code, be.msg
+	case errors.As(err, &lim):
+		// The response is kept, without its body: the error says which
+		// limit it exceeded.
+		ex.body, ex.errorCode, ex.errorMsg = nil, codeGeneric, lim.Error()
 	case err != nil:
 		ex.fail(ctx, err)
 	}

@@ -37,9 +37,11 @@ func runSettings(run *modules.Run) settings {
 		return s
 	}
 	o := run.Options
-	intOption(o, "maxRedirects", &s.maxRedirects)
-	intOption(o, "batch", &s.batch)
-	intOption(o, "batchPerHost", &s.batchPerHost)
+	for name, dst := range map[string]*int{"maxRedirects": &s.maxRedirects, "batch": &s.batch, "batchPerHost": &s.batchPerHost} {
+		if n, ok := run.IntOption(name); ok {
+			*dst = n
+		}
+	}
 	if ua, ok := o["userAgent"].(string); ok {
 		s.userAgent = ua
 	}
@@ -56,18 +58,6 @@ func runSettings(run *modules.Run) settings {
 	decodeOption(o, "tlsCipherSuites", &c.TLSCipherSuites)
 	decodeOption(o, "tlsAuth", &c.TLSAuth)
 	return s
-}
-
-// intOption sets *dst to the number opts holds under name, if any.
-func intOption(opts map[string]any, name string, dst *int) {
-	switch v := opts[name].(type) {
-	case float64:
-		*dst = int(v)
-	case int64:
-		*dst = int(v)
-	case int:
-		*dst = v
-	}
 }
 
 // decodeOption reads the option opts holds under name, in its JSON form,
