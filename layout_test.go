@@ -15,7 +15,7 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // lower rank. A new package gets its line here, and the README's Layout
 // section a line too.
 var layers = map[string]int{
-	"metrics": 0, "sse": 0, "internal/eventually": 0, "mock": 0, "scripts": 0, "e2e": 0,
+	"metrics": 0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "scripts": 0, "e2e": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0,
 	"options":    1,
 	"executor":   2,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )
@@ -83,7 +84,7 @@ func promSettings(p Params) (promConfig, error) {
 		cfg.url = p.Arg
 	}
 	if u, err := url.Parse(cfg.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs = append(errs, fmt.Errorf("server URL %q: want an http:// or https:// URL", cfg.url))
+		errs = append(errs, fmt.Errorf("server URL %q: want an http:// or https:// URL", redact.URL(cfg.url)))
 	}
 	if v := p.Env["K6_PROMETHEUS_RW_PUSH_INTERVAL"]; v != "" {
 		d, err := options.ParseDuration(v)
@@ -129,9 +130,9 @@ func parseHeaderList(s string) (map[string]string, error) {
 	return out, nil
 }
 
-// Description names the output for the banner.
+// Description names the output for the banner, the URL redacted.
 func (o *PrometheusRW) Description() string {
-	return "experimental-prometheus-rw (" + o.cfg.url + ")"
+	return "experimental-prometheus-rw (" + redact.URL(o.cfg.url) + ")"
 }
 
 // Start starts the periodic pushes.
@@ -151,8 +152,8 @@ func (o *PrometheusRW) Stop() error {
 	if o.failures == 0 {
 		return nil
 	}
-	msg := strings.Join(strings.Fields(o.lastErr.Error()), " ")
-	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, o.cfg.url, msg)
+	msg := redact.Text(strings.Join(strings.Fields(o.lastErr.Error()), " "))
+	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, redact.URL(o.cfg.url), msg)
 }
 
 // push folds a batch of samples into the aggregates and sends every

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/executor"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -335,7 +336,7 @@ func (e *execution) startOutputs() error {
 func (e *execution) stopOutputs() {
 	for _, o := range e.outputs {
 		if err := o.Stop(); err != nil {
-			fmt.Fprintf(e.cfg.Stderr, "ERRO output %s: %v\n", o.Description(), err)
+			fmt.Fprintf(e.cfg.Stderr, "ERRO output %s: %s\n", o.Description(), redact.Text(err.Error()))
 		}
 	}
 	e.outputs = nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/summary"
 )
 
@@ -49,7 +50,7 @@ func (e *execution) summarize() error {
 		if err == nil {
 			return errors.Join(errs...)
 		}
-		fmt.Fprintf(e.cfg.Stderr, "ERRO handleSummary() failed, printing the default summary: %v\n", err)
+		fmt.Fprintf(e.cfg.Stderr, "ERRO handleSummary() failed, printing the default summary: %s\n", redact.Text(err.Error()))
 	}
 	if !o.NoSummary {
 		fmt.Fprint(e.cfg.Stdout, text)

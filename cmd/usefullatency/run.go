@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/runner"
@@ -51,7 +52,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		Env: options.EnvMap(os.Environ()),
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+		fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
 		if code == 0 {
 			code = runner.ExitInvalidConfig
 		}
@@ -148,7 +149,7 @@ func isTerminal(w io.Writer) bool {
 
 // fail prints err on one line and returns code.
 func fail(stderr io.Writer, code int, err error) int {
-	fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+	fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
 	return code
 }
 
