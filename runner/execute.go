@@ -97,6 +97,11 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 // the scenarios' executors.
 func (e *execution) prepare() error {
 	o, run := e.cfg.Options, e.t.Run
+	if o.SummaryExport != "" {
+		if err := checkWritable(o.SummaryExport); err != nil {
+			return fmt.Errorf("--summary-export: %w", err)
+		}
+	}
 	if !o.NoThresholds {
 		if err := metrics.ApplyThresholds(run.Registry, o.Thresholds); err != nil {
 			return err
