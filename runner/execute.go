@@ -77,11 +77,17 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	defer e.stopOutputs()
 	initStart := time.Now()
 	if err := e.initVUs(ctx); err != nil {
+		if ctx.Err() != nil {
+			return e.interrupted("VU initialisation")
+		}
 		return initExit(err), err
 	}
 	e.banner(time.Since(initStart))
 	code, err := e.setup(ctx)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
+			return e.interrupted("setup()")
+		}
 		return code, err
 	}
 	e.runScenarios(ctx)
@@ -91,6 +97,17 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 		err = serr
 	}
 	return e.exitCode(ctx, code, failed), err
+}
+
+// interrupted ends a run stopped by a signal before its scenarios started
+// (during stage): the summary and exports are written as for any stopped
+// run, teardown does not run, and the exit code is ExitSignal.
+func (e *execution) interrupted(stage string) (int, error) {
+	err := exitf(ExitSignal, "the test was interrupted during %s", stage)
+	if serr := e.summarize(); serr != nil {
+		return ExitSignal, errors.Join(err, serr)
+	}
+	return ExitSignal, err
 }
 
 // prepare applies thresholds, tags and the execution segment and builds

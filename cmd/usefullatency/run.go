@@ -37,15 +37,17 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
 	defer closeConsole()
-	test, opts, code, ok := loadScript(f, script, env, console, stderr)
+	// Signals are handled from here on, so that one during the init code
+	// (even an endless loop) or setup() stops the run with 105.
+	ctx, stop := signalContext(stderr)
+	defer stop()
+	test, opts, code, ok := loadScript(ctx, f, script, env, console, stderr)
 	if !ok {
 		return code
 	}
 	for _, w := range append(opts.Warnings, optionWarnings(opts)...) {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
-	ctx, stop := signalContext(stderr)
-	defer stop()
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
@@ -65,8 +67,8 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
-func loadScript(f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	test, err := runner.Load(script, env, console)
+func loadScript(ctx context.Context, f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
+	test, err := runner.LoadContext(ctx, script, env, console)
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}
