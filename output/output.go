@@ -38,6 +38,8 @@ type Params struct {
 	Registry *metrics.Registry
 	// Stdout is where "-" outputs write.
 	Stdout io.Writer
+	// Log is where outputs write warnings (WARN lines); nil discards them.
+	Log io.Writer
 }
 
 // constructor builds an output of one type.

@@ -338,7 +338,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Log: e.cfg.Stderr})
 		if err != nil {
 			e.stopOutputs()
 			return err
