@@ -49,7 +49,7 @@ func TestMaxTokensTruncates(t *testing.T) {
 			}
 			if json.Unmarshal([]byte(e.data), &ch) == nil && len(ch.Choices) == 1 {
 				d := ch.Choices[0].Delta
-				if _, ok := d["reasoning_content"]; ok || (len(d["content"]) > 2 && d["role"] == nil) || d["tool_calls"] != nil && string(d["tool_calls"]) != "" && !hasToolID(d["tool_calls"]) {
+				if isTokenDelta(d) {
 					tokens++
 				}
 				if ch.Choices[0].FinishReason != nil {
@@ -72,6 +72,16 @@ func TestMaxTokensTruncates(t *testing.T) {
 			t.Errorf("%s: status %d, want 400", body, x.status)
 		}
 	}
+}
+
+// isTokenDelta reports whether an OpenAI delta carries one generated token:
+// reasoning_content, non-empty content (not the role-only chunk) or a
+// tool-argument fragment (not the chunk that starts the call).
+func isTokenDelta(d map[string]json.RawMessage) bool {
+	_, reasoning := d["reasoning_content"]
+	content := len(d["content"]) > len(`""`) && d["role"] == nil
+	args := d["tool_calls"] != nil && !hasToolID(d["tool_calls"])
+	return reasoning || content || args
 }
 
 // hasToolID reports whether an OpenAI tool_calls delta starts a call (it
