@@ -43,6 +43,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench 'Plan|AppendEvent' -benchmem ./mock/
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/
+	$(GO) test -run '^$$' -bench 'Merge10M|Write1250k' -benchtime 1x -count 3 -benchmem ./result/
 	GO=$(GO) ./bench/run.sh $(BIN)
 	./bench/outputs.sh $(BIN)
 	RUNS=1 ./bench/loader.sh $(BIN)

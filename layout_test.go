@@ -15,11 +15,12 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // lower rank. A new package gets its line here, and the README's Layout
 // section a line too.
 var layers = map[string]int{
-	"metrics": 0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "scripts": 0, "e2e": 0,
+	"metrics": 0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0,
 	"options":    1,
 	"executor":   2,
 	"summary":    2,
+	"result":     2, // mergeable results: -o result files and usefullatency merge
 	"js/modules": 2,
 	"js/web":     2,
 	"output":     3,
@@ -34,7 +35,8 @@ var layers = map[string]int{
 	"":                     5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
 	"runner":               6,
 	"js/jstest":            6, // real VUs for the tests of JS modules
-	"cmd/usefullatency":    7,
+	"api":                  7, // k6's REST API over a runner.Control
+	"cmd/usefullatency":    8,
 }
 
 // TestImportsPointDown checks that no package imports one of its own rank

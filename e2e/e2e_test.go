@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -124,9 +126,15 @@ func finish(t *testing.T, cmd *exec.Cmd, err error, start time.Time, stdout, std
 	return r
 }
 
-// hermeticEnv is the environment without K6_* variables.
+// defaultLogFormat undoes hermeticEnv's K6_LOG_FORMAT=text, for the tests
+// of what k6-operator and CI read: logfmt, stderr being no terminal.
+var defaultLogFormat = []string{"K6_LOG_FORMAT="}
+
+// hermeticEnv is the environment without K6_* variables. It asks for log
+// lines in the terminal form, which most tests match, though stderr is no
+// terminal here; TestLogFormats checks the default (logfmt) and the others.
 func hermeticEnv() []string {
-	var env []string
+	env := []string{"K6_LOG_FORMAT=text"}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "K6_") {
 			env = append(env, kv)
@@ -143,13 +151,23 @@ func (r result) wantCode(t *testing.T, want int) {
 	}
 }
 
-// errorLine returns the first stderr line starting with "ERRO", failing the
-// test if there is none.
+// logfmtError matches an error line in logfmt (inspect and archive log in
+// it when stderr is not a terminal) and captures its quoted message.
+var logfmtError = regexp.MustCompile(`^time="[^"]*" level=error msg=("(?:[^"\\]|\\.)*")$`)
+
+// errorLine returns the first stderr line starting with "ERRO", or the
+// first logfmt error line as "ERRO <message>", failing the test if there
+// is none.
 func (r result) errorLine(t *testing.T) string {
 	t.Helper()
 	for line := range strings.SplitSeq(r.stderr, "\n") {
 		if strings.HasPrefix(line, "ERRO ") {
 			return line
+		}
+		if m := logfmtError.FindStringSubmatch(line); m != nil {
+			if msg, err := strconv.Unquote(m[1]); err == nil {
+				return "ERRO " + msg
+			}
 		}
 	}
 	t.Fatalf("no ERRO line in stderr:\n%s", r.stderr)

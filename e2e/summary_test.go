@@ -229,3 +229,37 @@ func TestIterationErrorsLoggedOnce(t *testing.T) {
 		t.Errorf("iterations = %v, want 40 (the run must continue past exceptions)", got)
 	}
 }
+
+// TestExportShapeAsK6 checks three details of the export k6 users diff
+// against: a submetric keeps the selector as the script spelled it, the
+// network counters are there (at 0 B) although nothing was sent, and the
+// vus gauge ends at the VUs that ran, not at 0.
+func TestExportShapeAsK6(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "export.json")
+	r := run(t, "run", "-q", "--summary-export", out, script("export_shape.js"))
+	r.wantCode(t, 0)
+	exp := export(t, out)
+	metrics := object(t, exp, "metrics")
+	if _, ok := metrics["latency{kind: odd}"]; !ok {
+		t.Errorf("export lacks %q; has %v", "latency{kind: odd}", keysOf(metrics))
+	}
+	for _, name := range []string{"data_sent", "data_received"} {
+		if got := number(t, exp, "metrics", name, "count"); got != 0 {
+			t.Errorf("%s count = %v, want 0", name, got)
+		}
+	}
+	if got := number(t, exp, "metrics", "vus", "value"); got != 3 {
+		t.Errorf("vus value = %v, want 3 (the VUs of the run, as k6 samples it)", got)
+	}
+}
+
+// keysOf returns the keys of m, sorted.
+func keysOf(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

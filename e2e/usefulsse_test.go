@@ -128,10 +128,17 @@ func TestXK6SSECompat(t *testing.T) {
 	t.Parallel()
 	srv := sseServer(t)
 	out := filepath.Join(t.TempDir(), "export.json")
-	r := invocation{args: []string{"run", "-q", "--summary-export", out, script("usefulsse/compat.js")},
+	r := invocation{args: []string{"run", "-q", "--summary-trend-stats", "avg,p(95),count", "--summary-export", out, script("usefulsse/compat.js")},
 		env: []string{"SSE_URL=" + srv.URL}}.run(t)
 	r.wantCode(t, 0)
-	if n := number(t, export(t, out), "metrics", "usefulsse_events", "count"); n == 0 {
+	exp := export(t, out)
+	if n := number(t, exp, "metrics", "usefulsse_events", "count"); n == 0 {
 		t.Error("xk6-sse scripts must feed the usefulsse metrics")
+	}
+	if got, want := number(t, exp, "metrics", "sse_event", "count"), number(t, exp, "metrics", "script_events", "count"); got != want || got == 0 {
+		t.Errorf("sse_event count = %v, want the %v events the script saw", got, want)
+	}
+	if n := number(t, exp, "metrics", "http_req_duration", "count"); n != 2 {
+		t.Errorf("http_req_duration count = %v, want one per sse.open (2)", n)
 	}
 }

@@ -93,14 +93,14 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 			continue
 		}
 		running.Add(1)
-		a.stats.Active.Add(1)
+		a.stats.activate()
 		local := started
 		started++
 		go func(vu VU, i int64) {
 			defer running.Done()
 			a.env.pushLag(scheduled)
 			a.stats.count(a.env.Iterate(iterCtx, vu, Iteration{InInstance: local, InTest: i, Scheduled: scheduled}))
-			a.stats.Active.Add(-1)
+			a.stats.deactivate()
 			p.put(vu)
 		}(vu, i)
 	}

@@ -272,3 +272,27 @@ func TestPoolReusesTheLastIdleVU(t *testing.T) {
 		t.Fatal("the pool must hand out each idle VU once, then nil")
 	}
 }
+
+// TestStatsPeak checks that TakePeak sees a VU that was active between two
+// samples, and that the next window starts at the VUs active now.
+func TestStatsPeak(t *testing.T) {
+	var s Stats
+	s.activate()
+	s.activate()
+	s.deactivate()
+	s.deactivate()
+	if got := s.TakePeak(); got != 2 {
+		t.Errorf("peak = %d, want 2 (two VUs were active before the sample)", got)
+	}
+	s.activate()
+	if got := s.TakePeak(); got != 1 {
+		t.Errorf("peak = %d, want 1", got)
+	}
+	if got := s.TakePeak(); got != 1 {
+		t.Errorf("peak with one VU still active = %d, want 1", got)
+	}
+	s.deactivate()
+	if got, again := s.TakePeak(), s.TakePeak(); got != 1 || again != 0 {
+		t.Errorf("peaks after the last VU stopped = %d, %d; want 1, 0", got, again)
+	}
+}

@@ -140,10 +140,10 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 		if w.Off < l.plan.Duration {
 			deadline = start.Add(w.Off + l.rampDown)
 		}
-		l.stats.Active.Add(1)
+		l.stats.activate()
 		for ctx.Err() == nil && time.Now().Before(start.Add(w.Off)) {
 			if perVU && done >= l.env.Scenario.Iterations || l.limit != nil && !l.limit() {
-				l.stats.Active.Add(-1)
+				l.stats.deactivate()
 				return
 			}
 			inTest := int64(-1)
@@ -156,7 +156,7 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 			l.started.Add(1)
 			l.iterate(ctx, vu, deadline, inTest)
 		}
-		l.stats.Active.Add(-1)
+		l.stats.deactivate()
 	}
 }
 

@@ -36,15 +36,26 @@ type Bundle struct {
 	warnings []string
 }
 
-// Config is how a bundle loads remote modules. The zero value fetches
-// them with a 60 s timeout and keeps no disk cache.
+// Config is where a bundle reads its files and how it loads remote
+// modules. The zero value reads the disk, fetches remote modules with a
+// 60 s timeout and keeps no disk cache.
 type Config struct {
+	// Files, when set, serves every file and remote module the bundle
+	// reads (imports, require(), open(), source maps) instead of the disk
+	// and the network: the files of an archive.
+	Files Files
+	// OnRead, when set, is called with every file and remote module the
+	// bundle reads, each time it reads one; an archive is made of them.
+	OnRead func(name string, data []byte)
 	// HTTPClient fetches https:// and http:// modules; nil is a client
 	// with a 60 s timeout.
 	HTTPClient *http.Client
 	// CacheDir keeps every fetched module for later runs, which use it
 	// when a fetch fails; "" keeps none. DefaultCacheDir is the usual one.
 	CacheDir string
+	// Offline serves remote modules from CacheDir only: none is fetched,
+	// and one that is not cached fails the load at once.
+	Offline bool
 }
 
 // NewBundle reads, parses and links the script at path with its imports,

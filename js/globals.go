@@ -2,7 +2,6 @@ package js
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,8 +13,8 @@ import (
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API's
-// getRandomValues and randomUUID), the timers (setTimeout, clearTimeout,
+// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API:
+// getRandomValues, randomUUID and subtle), the timers (setTimeout, clearTimeout,
 // setInterval, clearInterval) and the web globals of package web
 // (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
 func (vu *VU) installGlobals() error {
@@ -30,7 +29,7 @@ func (vu *VU) installGlobals() error {
 		"__ITER":  0,
 		"console": vu.console(),
 		"open":    vu.open,
-		"crypto":  webcrypto.Global(rt),
+		"crypto":  webcrypto.Global(vu),
 		"require": vu.requireGlobal,
 	} {
 		if err := rt.Set(name, v); err != nil {
@@ -67,7 +66,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(vu.callerPath()), name)
 	}
-	data, err := os.ReadFile(path)
+	data, err := vu.bundle.readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open(%q): %v", name, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
+	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
 )
 
 // builtin are the k6 modules every script can import. Extensions
@@ -27,6 +28,7 @@ var builtin = []struct {
 	{k6crypto.Name, k6crypto.New},
 	{k6timers.Name, k6timers.New},
 	{k6http.Name, k6http.New},
+	{webcrypto.Name, webcrypto.New},
 }
 
 func init() {

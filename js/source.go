@@ -16,20 +16,14 @@ import (
 // (.ts, .mts, .cts) loses its types, with an inline source map so error
 // positions point at the TypeScript lines.
 func (b *Bundle) readSource(path string) (string, error) {
-	var src string
-	if isRemote(path) {
-		s, err := b.fetchRemote(path)
-		if err != nil {
+	data, err := b.readFile(path)
+	if err != nil {
+		if isRemote(path) {
 			return "", err
 		}
-		src = s
-	} else {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return "", fmt.Errorf("cannot read script: %v", err)
-		}
-		src = string(data)
+		return "", fmt.Errorf("cannot read script: %v", err)
 	}
+	src := string(data)
 	if !isTypeScript(path) {
 		return src, nil
 	}
@@ -80,7 +74,7 @@ func (b *Bundle) sourceMaps() parser.Option {
 			return nil, nil // maps of remote modules are not fetched
 		}
 		path := strings.TrimPrefix(url, "file://")
-		data, err := os.ReadFile(path)
+		data, err := b.readFile(path)
 		if err != nil {
 			b.warnf("source map %s: %v; error positions are those of the generated file",
 				path, unwrapPathError(err))

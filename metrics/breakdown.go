@@ -57,6 +57,30 @@ func (b *Breakdown) groupOf(tags Tags) (string, bool) {
 	return "", false
 }
 
+// Keys returns the tag keys that name a sample's group, in order.
+func (b *Breakdown) Keys() []string { return append([]string(nil), b.keys...) }
+
+// Metrics returns the broken-down metrics, sorted by name.
+func (b *Breakdown) Metrics() []*Metric {
+	out := make([]*Metric, 0, len(b.metrics))
+	for m := range b.metrics {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Put sets the aggregate of metric name in group to s, replacing what was
+// there; it rebuilds a breakdown from stored or merged results.
+func (b *Breakdown) Put(group, name string, s Sink) {
+	sinks := b.groups[group]
+	if sinks == nil {
+		sinks = map[string]Sink{}
+		b.groups[group] = sinks
+	}
+	sinks[name] = s
+}
+
 // Groups returns the group names seen, sorted.
 func (b *Breakdown) Groups() []string {
 	out := make([]string, 0, len(b.groups))

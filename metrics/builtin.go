@@ -10,6 +10,9 @@ type Builtin struct {
 	VUs               *Metric
 	VUsMax            *Metric
 	ScheduleLag       *Metric
+	// DataSent and DataReceived are the bytes of the network modules; k6
+	// has them in every run.
+	DataSent, DataReceived *Metric
 }
 
 // RegisterBuiltin registers the built-in metrics in reg and returns them.
@@ -23,5 +26,7 @@ func RegisterBuiltin(reg *Registry) *Builtin {
 		VUs:               reg.MustNewMetric("vus", Gauge),
 		VUsMax:            reg.MustNewMetric("vus_max", Gauge),
 		ScheduleLag:       reg.MustNewMetric("schedule_lag", Trend, Time),
+		DataSent:          reg.MustNewMetric("data_sent", Counter, Data),
+		DataReceived:      reg.MustNewMetric("data_received", Counter, Data),
 	}
 }

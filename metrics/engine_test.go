@@ -107,3 +107,21 @@ func BenchmarkEnginePushSingle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
+
+// TestSubmetricKeepsSpelling checks that a submetric is named with its
+// selector as first written, and found again whatever the spacing.
+func TestSubmetricKeepsSpelling(t *testing.T) {
+	reg := NewRegistry()
+	parent := reg.MustNewMetric("latency", Trend, Time)
+	sub, err := reg.Submetric(parent, "kind: odd, 'size':big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Name != "latency{kind: odd, 'size':big}" {
+		t.Errorf("name = %q, want the selector as written", sub.Name)
+	}
+	again, err := reg.Submetric(parent, "size:big,kind:odd")
+	if err != nil || again != sub {
+		t.Errorf("same tags spelled differently gave %v, %v; want the same submetric", again, err)
+	}
+}

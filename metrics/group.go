@@ -99,6 +99,15 @@ func (c *Check) Record(pass bool) {
 	}
 }
 
+// Add counts passes and fails at once, as when results of several runs are
+// merged.
+func (c *Check) Add(passes, fails int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.passes += passes
+	c.fails += fails
+}
+
 // Counts returns the passes and fails so far.
 func (c *Check) Counts() (passes, fails int64) {
 	c.mu.Lock()

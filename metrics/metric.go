@@ -87,6 +87,11 @@ type Sample struct {
 	Tags   Tags
 	Time   time.Time
 	Value  float64
+	// Metadata are key-value pairs that travel with the sample to the
+	// outputs without being tags: they make no time series and no
+	// submetric selects them (k6's exec.vu.metrics.metadata, e.g. a trace
+	// id). Nil for most samples.
+	Metadata Tags
 }
 
 // Metric is a named metric with its aggregate over the whole run. Submetrics

@@ -73,7 +73,10 @@ func (r *Registry) All() []*Metric {
 
 // Submetric returns the submetric of parent selected by sel ("k:v,k2:v2"),
 // creating it on first use. Spaces and quotes around keys and values are
-// trimmed. Submetrics must be created before samples are pushed.
+// trimmed for matching, but the submetric's name keeps the selector as its
+// first user spelled it ("latency{kind: odd}"), as k6 names it in the
+// summary and its export. Submetrics must be created before samples are
+// pushed.
 func (r *Registry) Submetric(parent *Metric, sel string) (*Metric, error) {
 	tags, err := ParseSelector(sel)
 	if err != nil {
@@ -86,7 +89,7 @@ func (r *Registry) Submetric(parent *Metric, sel string) (*Metric, error) {
 			return s.Metric, nil
 		}
 	}
-	m := newMetric(parent.Name+"{"+selectorString(tags)+"}", parent.Type, parent.Contains)
+	m := newMetric(parent.Name+"{"+strings.TrimSpace(sel)+"}", parent.Type, parent.Contains)
 	m.Parent, m.Selector = parent, tags
 	parent.Submetrics = append(parent.Submetrics, &Submetric{Selector: tags, Metric: m})
 	return m, nil
@@ -108,20 +111,6 @@ func ParseSelector(sel string) (Tags, error) {
 
 func trimSel(s string) string {
 	return strings.Trim(strings.TrimSpace(s), `"'`)
-}
-
-// selectorString renders tags as "k:v,k2:v2" with sorted keys.
-func selectorString(t Tags) string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ":" + t[k]
-	}
-	return strings.Join(parts, ",")
 }
 
 func sameTags(a, b Tags) bool {

@@ -35,6 +35,7 @@ func (o *Options) deriveScenarios() error {
 			"must be more than 0; for a fixed amount of work use iterations")}
 	}
 	o.Scenarios = []Scenario{o.shortcutScenario()}
+	o.derived = true
 	return nil
 }
 

@@ -32,6 +32,25 @@ type inspectView struct {
 // teardownTimeout, insecureSkipTLSVerify, executionSegment and
 // executionSegmentSequence. Call it on consolidated options.
 func (o Options) InspectJSON() ([]byte, error) {
+	return encodeJSON(o.inspectView(), "  ")
+}
+
+// requirementsView is the JSON shape of ExecutionRequirementsJSON.
+type requirementsView struct {
+	inspectView
+	TotalDuration Duration `json:"totalDuration"`
+	MaxVUs        int64    `json:"maxVUs"`
+}
+
+// ExecutionRequirementsJSON is InspectJSON with the two keys `k6 inspect
+// --execution-requirements` adds: "totalDuration", a Go duration string
+// ("1m30s"), and "maxVUs", an integer; see ExecutionRequirements.
+func (o Options) ExecutionRequirementsJSON() ([]byte, error) {
+	r := o.ExecutionRequirements()
+	return encodeJSON(requirementsView{o.inspectView(), Duration(r.TotalDuration), r.MaxVUs}, "  ")
+}
+
+func (o Options) inspectView() inspectView {
 	v := inspectView{
 		VUs: o.VUs, Duration: o.Duration, Iterations: o.Iterations, Stages: o.Stages,
 		Scenarios: map[string]Scenario{}, plainOptions: plainOptions(o),
@@ -45,7 +64,7 @@ func (o Options) InspectJSON() ([]byte, error) {
 			v.Thresholds[name] = thresholdsJSON(list)
 		}
 	}
-	return encodeJSON(v, "  ")
+	return v
 }
 
 // encodeJSON marshals v without escaping <, > and & (threshold expressions

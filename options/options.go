@@ -134,6 +134,10 @@ type Options struct {
 	// concatenates the layers' warnings and adds its own.
 	Warnings []string `json:"-"`
 
+	// derived reports that Scenarios were derived from the shortcuts (or
+	// from nothing) by Consolidate, not set by a layer.
+	derived bool
+
 	// Source names the layer in error messages: "script", "environment",
 	// "flags" or "defaults". Empty is reported as "options".
 	Source string `json:"-"`

@@ -142,7 +142,7 @@ func (c *CSV) write(batch []metrics.Sample) error {
 		for _, col := range csvTagColumns {
 			c.row = append(c.row, s.Tags[col])
 		}
-		c.row = append(c.row, extraTags(s.Tags), "")
+		c.row = append(c.row, extraTags(s.Tags), joinPairs(s.Metadata))
 		if err := c.w.Write(c.row); err != nil {
 			return err
 		}
@@ -156,11 +156,20 @@ func (c *CSV) write(batch []metrics.Sample) error {
 
 // extraTags joins the tags that have no column as k=v&k2=v2, sorted.
 func extraTags(tags metrics.Tags) string {
-	var parts []string
-	for _, k := range metrics.SortedNames(tags) {
+	extra := make(metrics.Tags, len(tags))
+	for k, v := range tags {
 		if !isColumn(k) {
-			parts = append(parts, k+"="+tags[k])
+			extra[k] = v
 		}
+	}
+	return joinPairs(extra)
+}
+
+// joinPairs joins all of pairs as k=v&k2=v2, sorted: the metadata column.
+func joinPairs(pairs metrics.Tags) string {
+	parts := make([]string, 0, len(pairs))
+	for _, k := range metrics.SortedNames(pairs) {
+		parts = append(parts, k+"="+pairs[k])
 	}
 	return strings.Join(parts, "&")
 }

@@ -124,7 +124,20 @@ func appendPoint(b []byte, s *metrics.Sample) []byte {
 		b = append(b, ':')
 		b = appendJSONString(b, s.Tags[k])
 	}
-	b = append(b, `}},"metric":`...)
+	b = append(b, '}')
+	if len(s.Metadata) > 0 {
+		b = append(b, `,"metadata":{`...)
+		for i, k := range metrics.SortedNames(s.Metadata) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendJSONString(b, s.Metadata[k])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `},"metric":`...)
 	b = appendJSONString(b, s.Metric.Name)
 	return append(b, "}\n"...)
 }

@@ -9,8 +9,10 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/result"
 )
 
 // Output receives every sample of a run.
@@ -40,6 +42,10 @@ type Params struct {
 	Stdout io.Writer
 	// Log is where outputs write warnings (WARN lines); nil discards them.
 	Log io.Writer
+	// Result takes the run's mergeable result so far for -o result, with
+	// gaugeTimes the time of the value each gauge keeps by metric name; it
+	// locks the metrics engine itself. nil when the caller has none.
+	Result func(gaugeTimes map[string]time.Time) *result.File
 }
 
 // constructor builds an output of one type.

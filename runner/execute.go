@@ -39,6 +39,9 @@ type Config struct {
 	// K6_CSV_FILENAME, ...). The runner never reads the environment of the
 	// process itself; nil reads as empty.
 	Env map[string]string
+	// Control is the handle through which the REST API watches and steers
+	// the run; Execute makes its own when it is nil.
+	Control *Control
 }
 
 // execution is the state of one Execute call.
@@ -46,11 +49,13 @@ type execution struct {
 	t         *Test
 	cfg       Config
 	scenarios []*scenarioRun
-	start     time.Time
-	setupJSON []byte
-	nextVU    atomic.Int64
-	tuple     options.Tuple
-	outputs   []output.Output
+	// start and end are when the scenarios started and teardown ended;
+	// nil until then.
+	start, end atomic.Pointer[time.Time]
+	ctl        *Control
+	nextVU     atomic.Int64
+	tuple      options.Tuple
+	outputs    []output.Output
 	// streaming breaks the usefulsse metrics down per bucket; nil when the
 	// script does not use the streaming probe.
 	streaming *metrics.Breakdown
@@ -60,54 +65,103 @@ type execution struct {
 	markedFailed  atomic.Bool
 	abortReason   atomic.Value
 	thresholdStop atomic.Bool
-	errs          *errorLog
+	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
+	lastVUs int64
+	errs    *errorLog
+	// duration is the test run duration the summary reported; 0 until
+	// the summary is written.
+	duration time.Duration
 }
 
 // Execute runs the test with consolidated options and returns the exit
 // code. The summary and exports are written whatever the outcome once
 // the test started; ctx being canceled (a signal) stops the test with 105.
 func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
-	e := &execution{t: t, cfg: cfg, errs: newErrorLog(cfg.Stderr)}
+	ctl := cfg.Control
+	if ctl == nil {
+		ctl = NewControl(t, cfg.Options)
+	}
+	e := &execution{t: t, cfg: cfg, ctl: ctl, errs: newErrorLog(cfg.Stderr)}
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	ctl.bind(e, runCtx, stopRun)
 	if err := e.startOutputs(); err != nil {
 		return ExitInvalidConfig, err
 	}
 	defer e.stopOutputs()
 	initStart := time.Now()
-	if err := e.initVUs(ctx); err != nil {
-		if ctx.Err() != nil {
-			return e.interrupted("VU initialisation")
+	ctl.setStatus(StatusInitVUs)
+	if err := e.initVUs(runCtx); err != nil {
+		if runCtx.Err() != nil {
+			ctl.end(StatusInterrupted)
+			return e.interrupted("VU initialisation", ctx.Err() != nil)
 		}
 		return initExit(err), err
 	}
+	ctl.setStatus(StatusInitDone)
 	e.banner(time.Since(initStart))
-	code, err := e.setup(ctx)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
-			return e.interrupted("setup()")
+	code, proceed, err := e.run(runCtx)
+	if !proceed {
+		ctl.end(StatusInterrupted)
+		if runCtx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
+			return e.interrupted("setup()", ctx.Err() != nil)
 		}
 		return code, err
 	}
-	e.runScenarios(ctx)
-	code, err = e.teardown(ctx)
+	signaled := ctx.Err() != nil
 	failed := e.finalThresholds()
+	e.linger(ctx)
 	if serr := e.summarize(); serr != nil && err == nil {
 		err = serr
 	}
-	return e.exitCode(ctx, code, failed), err
+	return e.exitCode(signaled, code, failed), err
 }
 
-// interrupted ends a run stopped by a signal before its scenarios started
-// (during stage): the summary and exports are written as for any stopped
-// run, teardown does not run, and the exit code is ExitSignal.
-func (e *execution) interrupted(stage string) (int, error) {
-	err := exitf(ExitSignal, "the test was interrupted during %s", stage)
-	if serr := e.summarize(); serr != nil {
-		return ExitSignal, errors.Join(err, serr)
+// run waits while the test is paused, then runs setup, the scenarios and
+// teardown, and marks the run's end. A test stopped while paused skips
+// them all. proceed is false when setup failed: the run ends without a
+// summary.
+func (e *execution) run(ctx context.Context) (code int, proceed bool, err error) {
+	if e.ctl.Status().Paused && !e.cfg.Options.Quiet {
+		fmt.Fprintln(e.cfg.Stderr, "INFO the test is paused: PATCH /v1/status with paused: false starts it")
 	}
-	return ExitSignal, err
+	if !e.ctl.waitStart(ctx) {
+		e.ctl.end(StatusInterrupted)
+		return 0, true, nil
+	}
+	if code, err := e.setup(ctx); err != nil {
+		return code, false, err
+	}
+	e.ctl.setStatus(StatusRunning)
+	e.runScenarios(ctx)
+	code, err = e.teardown(ctx)
+	now := time.Now()
+	e.end.Store(&now)
+	switch {
+	case ctx.Err() != nil || e.aborted.Load() || e.thresholdStop.Load():
+		e.ctl.end(StatusInterrupted)
+	case e.markedFailed.Load():
+		e.ctl.end(StatusMarkedAsFailed)
+	default:
+		e.ctl.end(StatusEnded)
+	}
+	return code, true, err
+}
+
+// interrupted ends a run stopped (by a signal when signaled, else through
+// the REST API) before its scenarios started, during stage: the summary and
+// exports are written as for any stopped run, teardown does not run, and
+// the exit code is ExitSignal (or ExitStoppedFromAPI).
+func (e *execution) interrupted(stage string, signaled bool) (int, error) {
+	code := e.exitCode(signaled, 0, false)
+	err := exitf(code, "the test was interrupted during %s", stage)
+	if serr := e.summarize(); serr != nil {
+		return code, errors.Join(err, serr)
+	}
+	return code, err
 }
 
 // prepare applies thresholds, tags and the execution segment and builds
@@ -120,7 +174,10 @@ func (e *execution) prepare() error {
 		}
 	}
 	if !o.NoThresholds {
-		if err := metrics.ApplyThresholds(run.Registry, o.Thresholds); err != nil {
+		var err error
+		// Under the engine's lock: the REST API may read the metrics.
+		run.Engine.Read(func() { err = metrics.ApplyThresholds(run.Registry, o.Thresholds) })
+		if err != nil {
 			return err
 		}
 	}
@@ -178,67 +235,10 @@ func (e *execution) newVU(ctx context.Context) (*js.VU, error) {
 		return nil, err
 	}
 	vu.State().VUIDInTest = e.tuple.Global(id-1) + 1
-	if err := vu.SetSetupData(e.setupJSON); err != nil {
+	if err := vu.SetSetupData(e.ctl.SetupData()); err != nil {
 		return nil, err
 	}
 	return vu, nil
-}
-
-// setup runs the script's setup() on VU 0 and keeps its result as JSON;
-// noSetup skips it, so the VUs' data is undefined.
-func (e *execution) setup(ctx context.Context) (int, error) {
-	if e.cfg.Options.NoSetup || !e.t.Main.HasFunction("setup") {
-		return 0, nil
-	}
-	sctx, cancel := context.WithTimeout(ctx, time.Duration(e.cfg.Options.SetupTimeout))
-	defer cancel()
-	res, err := e.t.Main.Call(sctx, "setup")
-	if err != nil {
-		if errors.Is(err, js.ErrInterrupted) && sctx.Err() == context.DeadlineExceeded {
-			return ExitSetupTimeout, fmt.Errorf("setup() execution timed out after %s", time.Duration(e.cfg.Options.SetupTimeout))
-		}
-		return e.scriptExit(err), fmt.Errorf("setup() failed: %w", err)
-	}
-	if res != nil {
-		b, err := json.Marshal(res.Export())
-		if err != nil {
-			return ExitScriptException, fmt.Errorf("setup() returned data that is not JSON: %w", err)
-		}
-		e.setupJSON = b
-	}
-	for _, sr := range e.scenarios {
-		for _, vu := range sr.vus {
-			if err := vu.(*js.VU).SetSetupData(e.setupJSON); err != nil {
-				return ExitScriptException, err
-			}
-		}
-	}
-	return 0, e.t.Main.SetSetupData(e.setupJSON)
-}
-
-// teardown runs the script's teardown(data) on VU 0, unless noTeardown.
-func (e *execution) teardown(ctx context.Context) (int, error) {
-	if e.cfg.Options.NoTeardown || !e.t.Main.HasFunction("teardown") {
-		return 0, nil
-	}
-	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(e.cfg.Options.TeardownTimeout))
-	defer cancel()
-	if _, err := e.t.Main.Call(tctx, "teardown", e.t.Main.SetupValue()); err != nil {
-		if errors.Is(err, js.ErrInterrupted) && tctx.Err() == context.DeadlineExceeded {
-			return ExitTeardownTimeout, fmt.Errorf("teardown() execution timed out after %s", time.Duration(e.cfg.Options.TeardownTimeout))
-		}
-		return e.scriptExit(err), fmt.Errorf("teardown() failed: %w", err)
-	}
-	return 0, nil
-}
-
-// scriptExit maps an error of setup or teardown to its exit code.
-func (e *execution) scriptExit(err error) int {
-	var abort *js.AbortError
-	if errors.As(err, &abort) {
-		return ExitAborted
-	}
-	return ExitScriptException
 }
 
 // runScenarios starts every scenario at its startTime and waits for all,
@@ -247,18 +247,33 @@ func (e *execution) runScenarios(ctx context.Context) {
 	runCtx, cancel := context.WithCancel(ctx)
 	e.cancel = cancel
 	defer cancel()
-	e.start = time.Now()
+	start := time.Now()
+	e.start.Store(&start)
 	stopTickers := e.startTickers(runCtx)
 	var wg sync.WaitGroup
 	for _, sr := range e.scenarios {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sr.run(runCtx, e.start)
+			sr.run(runCtx, start)
 		}()
 	}
 	wg.Wait()
 	stopTickers()
+}
+
+// linger keeps the process, and so the REST API, up after the end of the
+// test until ctx ends (SIGINT or SIGTERM), when options.linger is set and
+// no signal stopped the test already; the summary is written afterwards,
+// as k6 does.
+func (e *execution) linger(ctx context.Context) {
+	if !e.cfg.Options.Linger || ctx.Err() != nil {
+		return
+	}
+	if !e.cfg.Options.Quiet {
+		fmt.Fprintln(e.cfg.Stderr, "INFO the test has ended; --linger keeps the process and its REST API up until SIGINT or SIGTERM")
+	}
+	<-ctx.Done()
 }
 
 // abort stops the test because the script called exec.test.abort().
@@ -299,14 +314,17 @@ func (e *execution) finalThresholds() (failed bool) {
 }
 
 // exitCode picks the run's exit code: a setup or teardown failure first,
-// then test.abort(), a signal, test.fail(), failed thresholds.
-func (e *execution) exitCode(ctx context.Context, code int, failed bool) int {
+// then test.abort(), a stop through the REST API, a signal (signaled: ctx
+// ended before the run did), test.fail(), failed thresholds.
+func (e *execution) exitCode(signaled bool, code int, failed bool) int {
 	switch {
 	case code != 0:
 		return code
 	case e.aborted.Load():
 		return ExitAborted
-	case ctx.Err() != nil:
+	case e.ctl.stoppedFromAPI():
+		return ExitStoppedFromAPI
+	case signaled:
 		return ExitSignal
 	case e.markedFailed.Load():
 		return ExitMarkedAsFailed
@@ -338,7 +356,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 // engine, so they see every sample from the first one on.
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
-		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Log: e.cfg.Stderr})
+		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout, Log: e.cfg.Stderr, Result: e.resultSnapshot})
 		if err != nil {
 			e.stopOutputs()
 			return err

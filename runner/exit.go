@@ -9,8 +9,10 @@ import "fmt"
 const (
 	ExitOK               = 0
 	ExitThresholdsFailed = 99
+	ExitStoppedFromAPI   = 103
 	ExitInvalidConfig    = 104
 	ExitSignal           = 105
+	ExitCannotStartAPI   = 106
 	ExitScriptException  = 107
 	ExitAborted          = 108
 	ExitMarkedAsFailed   = 110

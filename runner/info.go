@@ -38,24 +38,31 @@ func (e *execution) IterationsInterrupted() int64 {
 	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Interrupted.Load() })
 }
 
-// Elapsed returns the time since the scenarios started.
+// Elapsed returns the time since the scenarios started, until teardown
+// ended; 0 before they start.
 func (e *execution) Elapsed() time.Duration {
-	if e.start.IsZero() {
+	start := e.start.Load()
+	if start == nil {
 		return 0
 	}
-	return time.Since(e.start)
+	if end := e.end.Load(); end != nil {
+		return end.Sub(*start)
+	}
+	return time.Since(*start)
 }
 
 // startTickers evaluates thresholds every 2 s, pushes the vus and vus_max
 // gauges every second and draws progress; the returned function stops them
-// after a last gauge sample.
+// after a last sample. vus is the most VUs active since the previous
+// sample, so its last value is the VUs that ran at the end of the test
+// (not 0, once they stopped), as k6 shows it.
 func (e *execution) startTickers(ctx context.Context) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	prog := newProgress(e)
 	go func() {
 		defer close(finished)
-		e.pushGauges()
+		e.pushGauges(gaugesStart)
 		gauges, thresholds := time.NewTicker(time.Second), time.NewTicker(2*time.Second)
 		defer gauges.Stop()
 		defer thresholds.Stop()
@@ -64,13 +71,14 @@ func (e *execution) startTickers(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-gauges.C:
-				e.pushGauges()
+				e.pushGauges(gaugesTick)
 			case <-thresholds.C:
 				e.checkThresholds()
 			case <-draw.C:
 				prog.draw(false)
 			case <-done:
-				e.pushGauges()
+				e.pushGauges(gaugesFinal)
+				e.pushNetworkZeros()
 				prog.draw(true)
 				return
 			}
@@ -79,12 +87,49 @@ func (e *execution) startTickers(ctx context.Context) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-func (e *execution) pushGauges() {
+// pushNetworkZeros adds a zero to data_sent and data_received once
+// iterations ran. k6 counts both for every iteration, so they are in its
+// summary and export at 0 B when a script sent nothing; the zeros do the
+// same without a sample per iteration.
+func (e *execution) pushNetworkZeros() {
+	if e.IterationsCompleted()+e.IterationsInterrupted() == 0 {
+		return
+	}
 	now, b := time.Now(), e.t.Run.Builtin
 	e.t.Run.Engine.Push(
-		metrics.Sample{Metric: b.VUs, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsActive())},
-		metrics.Sample{Metric: b.VUsMax, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsInitialized())},
+		metrics.Sample{Metric: b.DataSent, Tags: e.t.Run.Tags, Time: now},
+		metrics.Sample{Metric: b.DataReceived, Tags: e.t.Run.Tags, Time: now},
 	)
+}
+
+// gaugeSample says which sample of the run pushGauges takes.
+type gaugeSample int
+
+const (
+	// gaugesStart is before any VU ran: vus_max only.
+	gaugesStart gaugeSample = iota
+	// gaugesTick is one per second: vus is the most VUs active since the
+	// previous sample.
+	gaugesTick
+	// gaugesFinal is at the end. The VUs are winding down then, so vus is
+	// never below the previous sample: a tick that landed while they
+	// stopped must not make the last value the few still stopping.
+	gaugesFinal
+)
+
+// pushGauges samples vus_max and, but at the start, vus.
+func (e *execution) pushGauges(kind gaugeSample) {
+	now, b := time.Now(), e.t.Run.Builtin
+	samples := []metrics.Sample{{Metric: b.VUsMax, Tags: e.t.Run.Tags, Time: now, Value: float64(e.VUsInitialized())}}
+	if kind != gaugesStart {
+		peak := e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().TakePeak() })
+		if kind == gaugesFinal {
+			peak = max(peak, e.lastVUs)
+		}
+		e.lastVUs = peak
+		samples = append(samples, metrics.Sample{Metric: b.VUs, Tags: e.t.Run.Tags, Time: now, Value: float64(peak)})
+	}
+	e.t.Run.Engine.Push(samples...)
 }
 
 // checkThresholds evaluates thresholds during the run and stops it when

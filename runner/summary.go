@@ -5,73 +5,113 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/redact"
+	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/summary"
 )
 
-// summarize writes the end-of-test summary: the script's handleSummary
-// result if it has one, else the text summary on stdout (--no-summary
-// turns both off); and the --summary-export file whenever it was asked for.
+// summarize writes the end-of-test summary of the run (see WriteSummary).
 func (e *execution) summarize() error {
 	o := e.cfg.Options
-	var in summary.Input
+	e.duration = e.Elapsed()
+	in := summary.Input{
+		Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
+		TimeUnit: o.SummaryTimeUnit, Duration: e.duration, SetupData: e.setupData(),
+		NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
+		Streaming: e.streaming,
+	}
+	// The script's VU runs one call at a time: the REST API may call
+	// setup() or teardown() on it too.
+	e.t.mainMu.Lock()
+	defer e.t.mainMu.Unlock()
+	return WriteSummary(e.t.Main, in, SummaryOptions{
+		Export: o.SummaryExport, NoSummary: o.NoSummary, Color: e.cfg.StdoutTTY,
+		Mode: summary.ParseMode(o.SummaryMode), Stdout: e.cfg.Stdout, Stderr: e.cfg.Stderr,
+	}, e.t.Run.Engine.Read)
+}
+
+// SummaryOptions says where an end-of-test summary goes.
+type SummaryOptions struct {
+	// Export is the --summary-export file; "" writes none.
+	Export string
+	// NoSummary turns off the text summary and handleSummary.
+	NoSummary bool
+	// Color colours the text summary.
+	Color bool
+	// Mode is the text summary's layout (--summary-mode).
+	Mode summary.Mode
+	// Stdout and Stderr are the streams the summary and errors go to, and
+	// handleSummary's "stdout" and "stderr" keys.
+	Stdout, Stderr io.Writer
+}
+
+// WriteSummary writes the end-of-test summary of in: the result of the
+// script's handleSummary(data) when main (which may be nil) has one, else
+// the text summary on stdout (NoSummary turns both off); and the export file
+// whenever it was asked for. read runs its function while no sample is
+// pushed (metrics.Engine.Read), as reading percentiles sorts trend values.
+func WriteSummary(main *js.VU, in summary.Input, o SummaryOptions, read func(func())) error {
 	var data map[string]any
 	var text string
 	var export []byte
 	var exportErr error
-	e.t.Run.Engine.Read(func() {
-		in = summary.Input{
-			Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
-			TimeUnit: o.SummaryTimeUnit, Duration: e.Elapsed(), SetupData: e.setupData(),
-			NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
-			Streaming: e.streaming,
-		}
+	read(func() {
 		data = summary.Data(in)
-		text = summary.Text(in, summary.TextOptions{Indent: " ", Color: e.cfg.StdoutTTY})
-		if o.SummaryExport != "" {
+		text = summary.Text(in, summary.TextOptions{Indent: " ", Color: o.Color, Mode: o.Mode})
+		if o.Export != "" {
 			export, exportErr = summary.Export(in)
 		}
 	})
 	var errs []error
-	if o.SummaryExport != "" {
+	if o.Export != "" {
 		if exportErr == nil {
-			exportErr = os.WriteFile(o.SummaryExport, export, 0o644)
+			exportErr = os.WriteFile(o.Export, export, 0o644)
 		}
 		if exportErr != nil {
 			errs = append(errs, fmt.Errorf("--summary-export: %w", exportErr))
 		}
 	}
-	if e.t.Main.HasFunction("handleSummary") && !o.NoSummary {
-		err := e.handleSummary(data)
+	if main != nil && main.HasFunction("handleSummary") && !o.NoSummary {
+		err := handleSummary(main, data, o)
 		if err == nil {
 			return errors.Join(errs...)
 		}
-		fmt.Fprintf(e.cfg.Stderr, "ERRO handleSummary() failed, printing the default summary: %s\n", redact.Text(err.Error()))
+		fmt.Fprintf(o.Stderr, "ERRO handleSummary() failed, printing the default summary: %s\n", redact.Text(err.Error()))
 	}
 	if !o.NoSummary {
-		fmt.Fprint(e.cfg.Stdout, text)
+		fmt.Fprint(o.Stdout, text)
 	}
 	return errors.Join(errs...)
 }
 
+// summaryDuration is the test run duration the summary reported, or the
+// time elapsed so far before it was written.
+func (e *execution) summaryDuration() time.Duration {
+	if e.duration > 0 {
+		return e.duration
+	}
+	return e.Elapsed()
+}
+
 func (e *execution) setupData() any {
-	if len(e.setupJSON) == 0 {
+	data := e.ctl.SetupData()
+	if len(data) == 0 {
 		return nil
 	}
 	var v any
-	_ = json.Unmarshal(e.setupJSON, &v)
+	_ = json.Unmarshal(data, &v)
 	return v
 }
 
 // handleSummary calls the script's handleSummary(data) and writes what it
 // returns: each key is a file path, "stdout" and "stderr" the streams;
 // values are strings or ArrayBuffers (other values are written as JSON).
-func (e *execution) handleSummary(data map[string]any) error {
-	vu := e.t.Main
+func handleSummary(vu *js.VU, data map[string]any, o SummaryOptions) error {
 	rt := vu.Runtime()
 	arg, err := jsonValue(rt, data)
 	if err != nil {
@@ -88,7 +128,7 @@ func (e *execution) handleSummary(data map[string]any) error {
 	}
 	obj := res.ToObject(rt)
 	for _, key := range obj.Keys() {
-		if err := e.writeSummaryOutput(key, obj.Get(key)); err != nil {
+		if err := writeSummaryOutput(key, obj.Get(key), o); err != nil {
 			return err
 		}
 	}
@@ -106,7 +146,7 @@ func jsonValue(rt *sobek.Runtime, v any) (sobek.Value, error) {
 	return parse(sobek.Undefined(), rt.ToValue(string(b)))
 }
 
-func (e *execution) writeSummaryOutput(key string, v sobek.Value) error {
+func writeSummaryOutput(key string, v sobek.Value, o SummaryOptions) error {
 	var content []byte
 	switch x := v.Export().(type) {
 	case string:
@@ -122,10 +162,10 @@ func (e *execution) writeSummaryOutput(key string, v sobek.Value) error {
 	}
 	switch key {
 	case "stdout":
-		_, err := e.cfg.Stdout.Write(content)
+		_, err := o.Stdout.Write(content)
 		return err
 	case "stderr":
-		_, err := e.cfg.Stderr.Write(content)
+		_, err := o.Stderr.Write(content)
 		return err
 	}
 	if err := os.WriteFile(key, content, 0o644); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
@@ -24,6 +25,10 @@ type Test struct {
 	Main *js.VU
 	// ScriptOptions are the script's exported options, parsed.
 	ScriptOptions options.Options
+
+	// mainMu serialises the calls on Main: the run's own setup, teardown
+	// and handleSummary, and those the REST API asks for.
+	mainMu sync.Mutex
 }
 
 // Load parses the script at path and evaluates its init code once, with env
@@ -40,7 +45,20 @@ func LoadContext(ctx context.Context, path string, env map[string]string, log io
 	if _, err := os.Stat(path); err != nil {
 		return nil, exitf(ExitInvalidConfig, "script %s: %v", path, strings.TrimPrefix(err.Error(), "stat "+path+": "))
 	}
-	b, err := js.NewBundle(path)
+	return LoadConfigContext(ctx, path, js.Config{CacheDir: js.DefaultCacheDir()}, env, log)
+}
+
+// LoadConfig is Load with cfg saying where the bundle reads its files (an
+// archive's, see js.Config.Files) and who sees them read; the main script
+// is not looked for on the disk first.
+func LoadConfig(path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
+	return LoadConfigContext(context.Background(), path, cfg, env, log)
+}
+
+// LoadConfigContext is LoadConfig whose init code is interrupted when ctx
+// ends, as in LoadContext.
+func LoadConfigContext(ctx context.Context, path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
+	b, err := js.NewBundleConfig(path, cfg)
 	if err != nil {
 		return nil, &ExitError{Code: ExitScriptException, Err: err}
 	}

@@ -23,6 +23,15 @@ var executionMetrics = map[string]bool{
 	"vus": true, "vus_max": true, "schedule_lag": true, "group_duration": true,
 }
 
+// fullOnlyMetrics are the built-in metrics the compact summary leaves out
+// of TOTAL RESULTS, as k6 v1 does: the phases of an HTTP request and the
+// duration of groups. Their thresholds are still shown.
+var fullOnlyMetrics = map[string]bool{
+	"http_req_blocked": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
+	"http_req_sending": true, "http_req_waiting": true, "http_req_receiving": true,
+	"group_duration": true,
+}
+
 // checksMetric is the built-in rate of check results, shown as
 // checks_total/succeeded/failed rather than in a block.
 const checksMetric = "checks"
@@ -48,13 +57,13 @@ func blockOf(name string) string {
 // metricBlocks returns the non-empty blocks of TOTAL RESULTS. Metrics are
 // sorted by name, each followed by its shown submetrics, sorted by name and
 // labelled "{ k:v }". A metric is shown when it or one of its submetrics has
-// samples or thresholds.
-func metricBlocks(in Input) []block {
+// samples or thresholds; in compact mode, fullOnlyMetrics are not.
+func metricBlocks(in Input, mode Mode) []block {
 	byTitle := make(map[string][]row)
 	for _, m := range topLevel(in.Metrics) {
 		title := blockOf(m.Name)
 		subs := shownSubmetrics(m)
-		if title == "" || (!shown(m) && len(subs) == 0) {
+		if title == "" || (!shown(m) && len(subs) == 0) || (mode == Compact && fullOnlyMetrics[m.Name]) {
 			continue
 		}
 		byTitle[title] = append(byTitle[title], metricRow(m, m.Name, in))

@@ -10,6 +10,34 @@ type TextOptions struct {
 	// Color marks passed checks and thresholds with a green ✓ and failed ones
 	// with a red ✗, using ANSI escape codes. Without it the text has none.
 	Color bool
+	// Mode is the layout, k6's --summary-mode: compact (the default), full
+	// or legacy.
+	Mode Mode
+}
+
+// Mode is one of k6's summary layouts.
+type Mode string
+
+// The summary modes of k6 v1.
+const (
+	// Compact shows thresholds, checks and the key metrics of each block:
+	// HTTP without its phase timings, EXECUTION without group_duration.
+	Compact Mode = "compact"
+	// Full adds every metric and a section per group.
+	Full Mode = "full"
+	// Legacy is k6's pre-v1 layout: the checks by group, then one
+	// alphabetical list of metrics with ✓/✗ before those with thresholds.
+	Legacy Mode = "legacy"
+)
+
+// ParseMode reads a summaryMode option; "" (and "disabled", for which no
+// summary is printed) read as Compact.
+func ParseMode(s string) Mode {
+	switch Mode(s) {
+	case Full, Legacy:
+		return Mode(s)
+	}
+	return Compact
 }
 
 // ANSI escape codes used when TextOptions.Color is set.
@@ -19,7 +47,9 @@ const (
 	reset = "\x1b[0m"
 )
 
-// Text returns the end-of-test summary in k6's v1 layout:
+// Text returns the end-of-test summary in k6's v1 layout (full mode shown;
+// compact leaves out the GROUP sections and the metrics listed in
+// fullOnlyMetrics, legacy is written by writeLegacy):
 //
 //	█ THRESHOLDS     each metric with thresholds, one ✓/✗ line per threshold
 //	█ WHERE THE TIME GOES  per bucket: p50/p95/p99 of queue … complete,
@@ -31,12 +61,21 @@ const (
 // Sections without content are left out, except TOTAL RESULTS. The text
 // starts with a blank line and ends with two, as k6 prints it.
 func Text(in Input, opts TextOptions) string {
-	w := &writer{indent: opts.Indent, color: opts.Color}
+	w := &writer{indent: opts.Indent, color: opts.Color, mode: opts.Mode}
+	if w.mode == "" {
+		w.mode = Compact
+	}
 	w.blank()
+	if w.mode == Legacy {
+		writeLegacy(w, in)
+		return w.b.String()
+	}
 	writeThresholds(w, in)
 	writeStreaming(w, in)
 	writeTotal(w, in)
-	writeGroups(w, in)
+	if w.mode == Full {
+		writeGroups(w, in)
+	}
 	return w.b.String()
 }
 
@@ -49,7 +88,7 @@ func writeTotal(w *writer, in Input) {
 		writeCheckTable(w, 4, passes, total, in.Duration)
 		writeCheckList(w, 4, allChecks(in.Root))
 	}
-	writeBlocks(w, 4, metricBlocks(in))
+	writeBlocks(w, 4, metricBlocks(in, w.mode))
 	w.blank()
 }
 
@@ -58,6 +97,7 @@ type writer struct {
 	b      strings.Builder
 	indent string
 	color  bool
+	mode   Mode
 }
 
 // line writes s indented by depth spaces (plus the Indent option).

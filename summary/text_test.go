@@ -39,11 +39,13 @@ func TestTextGolden(t *testing.T) {
 		edit   func(*Input)
 		opts   TextOptions
 	}{
-		{golden: "text.golden"},
+		{golden: "text.golden", opts: TextOptions{Mode: Full}},
 		{golden: "text_seconds_indent.golden", edit: func(in *Input) {
 			in.TimeUnit = "s"
 			in.TrendStats = []string{"count", "med", "p(99.9)"}
-		}, opts: TextOptions{Indent: "> "}},
+		}, opts: TextOptions{Indent: "> ", Mode: Full}},
+		{golden: "text_compact.golden"},
+		{golden: "text_legacy.golden", opts: TextOptions{Indent: " ", Mode: Legacy}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -60,8 +62,8 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 func TestTextColor(t *testing.T) {
 	in := richRun(t)
-	plain := Text(in, TextOptions{})
-	colored := Text(in, TextOptions{Color: true})
+	plain := Text(in, TextOptions{Mode: Full})
+	colored := Text(in, TextOptions{Color: true, Mode: Full})
 	if ansi.MatchString(plain) {
 		t.Error("text without Color has ANSI escape codes")
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -36,6 +38,20 @@ type runFlags struct {
 	verbose         bool
 	logOutput       string
 	logFormat       string
+	address         string
+	offline         bool
+	noRemoteCache   bool
+}
+
+// jsConfig is how the script's remote modules are fetched: cached in
+// js.DefaultCacheDir unless --no-remote-cache, from the cache only with
+// --offline.
+func (f *runFlags) jsConfig() js.Config {
+	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline}
+	if f.noRemoteCache {
+		cfg.CacheDir = ""
+	}
+	return cfg
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -55,12 +71,15 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.noSummary, "no-summary", false, "do not print the end-of-test summary")
 	fs.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no banner and no progress")
+	fs.BoolVar(&f.offline, "offline", false, "fetch no remote module: use the module cache only, and fail at once on one not cached")
+	fs.BoolVar(&f.noRemoteCache, "no-remote-cache", false, "keep no copy of remote modules in the module cache, and read none from it")
 	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
 	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
+	fs.StringVarP(&f.address, "address", "a", "", "serve k6's REST API on host:port, e.g. 0.0.0.0:6565 (off when empty; also K6_ADDRESS)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
 	f.mockFlags.add(fs, "mock-")
 	f.addK6Flags(fs)
@@ -109,6 +128,15 @@ func (f *runFlags) layer() (options.Options, error) {
 	}
 	o.Warnings = f.ignoredWarnings()
 	return o, f.k6Layer(&o)
+}
+
+// restAddress returns where the REST API listens: --address, else
+// K6_ADDRESS; empty means no REST API, as in k6 v2.
+func (f *runFlags) restAddress() string {
+	if f.fs.Changed("address") {
+		return f.address
+	}
+	return os.Getenv("K6_ADDRESS")
 }
 
 // keyValues parses repeated NAME=VALUE flags.

@@ -50,9 +50,11 @@ var optionFlags = []optionFlag{
 	{name: "local-ips", option: "localIPs", def: "", usage: "client IP ranges and/or CIDRs the VUs send from"},
 	{name: "dns", option: "dns", def: "", usage: "DNS resolver configuration, e.g. ttl=5m,select=random,policy=preferIPv4"},
 	{name: "compatibility-mode", option: "compatibilityMode", def: "", usage: "JavaScript compatibility mode: extended or base"},
-	{name: "linger", short: "l", option: "linger", def: false, usage: "accepted for k6 compatibility; ignored"},
+	{name: "linger", short: "l", option: "linger", def: false,
+		usage: "after the test, keep the process and its REST API up until SIGINT or SIGTERM"},
 	{name: "no-usage-report", option: "noUsageReport", def: false, usage: "accepted for k6 compatibility; no report is ever sent"},
-	{name: "paused", short: "p", option: "paused", def: false, usage: "accepted for k6 compatibility; ignored"},
+	{name: "paused", short: "p", option: "paused", def: false,
+		usage: "initialise the VUs, then wait for PATCH /v1/status (REST API) to start the test"},
 }
 
 // ignoredFlag is a k6 flag that cannot apply here; it is accepted and
@@ -66,10 +68,9 @@ type ignoredFlag struct {
 
 // ignoredFlags are k6's flags that have no meaning for this runner.
 var ignoredFlags = []ignoredFlag{
-	{name: "address", short: "a", why: "there is no REST API"},
 	{name: "config", short: "c", why: "config files are not read; use script options or K6_* variables"},
-	{name: "profiling-enabled", why: "there is no REST API to profile through", isBool: true},
-	{name: "type", short: "t", why: "only scripts run (no archives)", quiet: []string{"js"}},
+	{name: "profiling-enabled", why: "the REST API has no profiling endpoints", isBool: true},
+	{name: "type", short: "t", why: "a test is told from its content, script or archive", quiet: []string{"js", "archive"}},
 	{name: "traces-output", why: "traces are not produced", quiet: []string{"none"}},
 	{name: "new-machine-readable-summary", why: "the summary export has k6's legacy shape", isBool: true},
 	{name: "secret-source", why: "secret sources are not supported"},
@@ -97,7 +98,7 @@ func (f *runFlags) addK6Flags(fs *pflag.FlagSet) {
 	}
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "accepted for k6 compatibility; there are no debug lines")
 	fs.StringVar(&f.logOutput, "log-output", "stderr", "where log lines go: stderr, stdout, none or file=PATH")
-	fs.StringVar(&f.logFormat, "log-format", "", "log line format; only the default (text) is supported")
+	fs.StringVar(&f.logFormat, "log-format", "", "log line format: logfmt, json, raw or text (default: text on a terminal, logfmt otherwise)")
 	for _, ig := range ignoredFlags {
 		if ig.isBool {
 			fs.BoolP(ig.name, ig.short, false, "accepted for k6 compatibility; ignored ("+ig.why+")")
@@ -136,21 +137,16 @@ func (f *runFlags) ignoredWarnings() []string {
 		}
 		out = append(out, fmt.Sprintf("--%s is accepted for compatibility with k6 and ignored: %s", ig.name, ig.why))
 	}
-	if f.logFormat != "" && f.logFormat != "text" {
-		out = append(out, fmt.Sprintf("--log-format %s is not supported and was ignored: log lines keep the text format", f.logFormat))
-	}
 	return out
 }
 
-// optionWarnings names the consolidated options that are accepted but
-// have no effect, whichever layer set them.
-func optionWarnings(o options.Options) []string {
+// optionWarnings names the consolidated options that cannot do what they
+// are meant to, whichever layer set them: a paused test without a REST API
+// to resume it waits for a signal.
+func optionWarnings(o options.Options, address string) []string {
 	var out []string
-	if o.Paused {
-		out = append(out, "paused is accepted for compatibility with k6 and ignored: the test starts at once")
-	}
-	if o.Linger {
-		out = append(out, "linger is accepted for compatibility with k6 and ignored: there is no REST API to keep alive")
+	if o.Paused && address == "" {
+		out = append(out, "paused without --address: there is no REST API to resume the test, it waits until SIGINT or SIGTERM")
 	}
 	return out
 }

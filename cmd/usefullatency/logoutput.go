@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/usefullatency/usefullatency/logline"
 )
 
 // consoleWriter opens where console lines go: the --console-output file
@@ -17,7 +19,7 @@ func consoleWriter(f *runFlags, stdout, stderr io.Writer) (w io.Writer, closeFn 
 		path = os.Getenv("K6_CONSOLE_OUTPUT")
 	}
 	if path != "" {
-		return createLog("--console-output", path)
+		return createLog("--console-output", path, f.logFormat)
 	}
 	switch target := f.logOutput; {
 	case target == "" || target == "stderr":
@@ -27,17 +29,23 @@ func consoleWriter(f *runFlags, stdout, stderr io.Writer) (w io.Writer, closeFn 
 	case target == "none":
 		return io.Discard, nop, nil
 	case strings.HasPrefix(target, "file="):
-		return createLog("--log-output", strings.TrimPrefix(target, "file="))
+		return createLog("--log-output", strings.TrimPrefix(target, "file="), f.logFormat)
 	default:
 		return nil, nop, fmt.Errorf("--log-output %q: want stderr, stdout, none or file=PATH", target)
 	}
 }
 
-// createLog creates (or truncates) the log file at path.
-func createLog(flag, path string) (io.Writer, func(), error) {
+// createLog creates (or truncates) the log file at path; its lines have
+// the --log-format given, logfmt by default, as a file is no terminal.
+func createLog(flag, path, format string) (io.Writer, func(), error) {
+	lf, err := logline.ParseFormat(format, false)
+	if err != nil {
+		return nil, func() {}, err
+	}
 	file, err := os.Create(path)
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("%s: %w", flag, err)
 	}
-	return file, func() { _ = file.Close() }, nil
+	lw := logline.NewWriter(file, lf)
+	return lw, func() { _ = lw.Flush(); _ = file.Close() }, nil
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/api"
 	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
@@ -45,19 +46,30 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	for _, w := range append(opts.Warnings, optionWarnings(opts)...) {
+	for _, w := range append(opts.Warnings, optionWarnings(opts, f.restAddress())...) {
 		fmt.Fprintln(stderr, "WARN "+w)
+	}
+	ctl := runner.NewControl(test, opts)
+	if addr := f.restAddress(); addr != "" {
+		srv, err := api.Listen(addr, ctl)
+		if err != nil {
+			return fail(stderr, runner.ExitCannotStartAPI, err)
+		}
+		defer srv.Close()
 	}
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
-		Env: options.EnvMap(os.Environ()),
+		Env: options.EnvMap(os.Environ()), Control: ctl,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
 		if code == 0 {
 			code = runner.ExitInvalidConfig
 		}
+	}
+	if code == runner.ExitStoppedFromAPI {
+		fmt.Fprintln(stderr, "ERRO the test was stopped through the REST API (PATCH /v1/status with stopped: true)")
 	}
 	if code == runner.ExitThresholdsFailed {
 		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(test.CrossedThresholds(), ", "))
@@ -68,11 +80,12 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
 func loadScript(ctx context.Context, f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	test, err := runner.LoadContext(ctx, script, env, console)
+	loaded, err := loadTest(ctx, script, env, console, f.jsConfig())
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}
-	opts, err := consolidate(f, test.ScriptOptions)
+	test := loaded.Test
+	opts, err := consolidate(f, loaded.Layer)
 	if err != nil {
 		return nil, options.Options{}, fail(stderr, runner.ExitInvalidConfig, err), false
 	}
@@ -205,7 +218,18 @@ func keyValuesHas(list []string, name string) (string, bool) {
 // builds __ENV. done reports that the command must return code now (help
 // shown, or an error printed).
 func parseRun(args []string, cmd string, stderr io.Writer) (f *runFlags, script string, env map[string]string, code int, done bool) {
+	return parseRunWith(args, cmd, stderr, nil)
+}
+
+// parseRunWith is parseRun with extra, when set, adding the flags of one
+// command (inspect's, archive's) to run's.
+func parseRunWith(args []string, cmd string, stderr io.Writer, extra func(f *runFlags)) (
+	f *runFlags, script string, env map[string]string, code int, done bool) {
 	f = newRunFlags(stderr)
+	f.fs.Init(cmd, pflag.ContinueOnError) // names the command in its usage
+	if extra != nil {
+		extra(f)
+	}
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return f, "", nil, 0, true

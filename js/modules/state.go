@@ -77,12 +77,32 @@ type State struct {
 	// VUTags are the tags the script set with exec.vu.tags; they persist
 	// across the VU's iterations.
 	VUTags metrics.Tags
-	Group  *metrics.Group
+	// Metadata are set by the script with exec.vu.metrics.metadata and
+	// persist across the VU's iterations; Push attaches them to every
+	// sample. Replace, don't mutate.
+	Metadata metrics.Tags
+	Group    *metrics.Group
 }
 
-// Push sends samples to the run's metrics engine.
+// Push sends samples to the run's metrics engine, with the VU's metadata
+// on those that carry none of their own.
 func (s *State) Push(samples ...metrics.Sample) {
-	s.Run.Engine.Push(samples...)
+	s.Run.Engine.Push(WithMetadata(samples, s.Metadata)...)
+}
+
+// WithMetadata sets meta on the samples that carry no metadata of their
+// own and returns them. Modules that push from other goroutines take the
+// VU's Metadata when the request starts and attach it with this.
+func WithMetadata(samples []metrics.Sample, meta metrics.Tags) []metrics.Sample {
+	if len(meta) == 0 {
+		return samples
+	}
+	for i := range samples {
+		if samples[i].Metadata == nil {
+			samples[i].Metadata = meta
+		}
+	}
+	return samples
 }
 
 // SharedStore keeps values built once per run, by name.

@@ -1,8 +1,16 @@
 // A script written for the xk6-sse extension, unchanged.
 import sse from 'k6/x/sse';
 import { check } from 'k6';
+import { Counter } from 'k6/metrics';
 
-export const options = { iterations: 2, thresholds: { checks: ['rate==1'] } };
+// xk6-sse scripts gate on its sse_event counter and on the request's
+// http_req_duration.
+export const options = {
+  iterations: 2,
+  thresholds: { checks: ['rate==1'], sse_event: ['count>0'], http_req_duration: ['p(95)<5000'] },
+};
+
+const seen = new Counter('script_events');
 
 export default function () {
   const events = [];
@@ -15,6 +23,7 @@ export default function () {
     });
     client.on('error', function (e) { console.log('error', e.error()); });
   });
+  seen.add(events.length);
   check(response, {
     'status is 200': (r) => r && r.status === 200,
     'opened': () => opened,

@@ -66,13 +66,14 @@ func (e *execution) scenario() *sobek.Object {
 func (e *execution) vuInfo() *sobek.Object {
 	st := func() *modules.State { return e.needIteration("exec.vu") }
 	tags := e.rt.NewDynamicObject(&tagsObject{vu: e.vu})
+	metadata := e.rt.NewDynamicObject(&metadataObject{vu: e.vu})
 	return e.getters(map[string]func() any{
 		"idInInstance":        func() any { return st().VUID },
 		"idInTest":            func() any { return st().VUIDInTest },
 		"iterationInInstance": func() any { return st().Iteration },
 		"iterationInScenario": func() any { return st().VUScenarioIteration },
 		"tags":                func() any { st(); return tags },
-		"metrics":             func() any { st(); return map[string]any{"tags": tags} },
+		"metrics":             func() any { st(); return map[string]any{"tags": tags, "metadata": metadata} },
 	})
 }
 
@@ -148,6 +149,34 @@ func (t *tagsObject) Delete(key string) bool {
 }
 
 func (t *tagsObject) Keys() []string { return metrics.SortedNames(t.vu.State().Tags) }
+
+// metadataObject exposes the VU's metadata to JS
+// (exec.vu.metrics.metadata); writes replace the VU's metadata so samples
+// already pushed keep theirs.
+type metadataObject struct{ vu modules.VU }
+
+func (m *metadataObject) Get(key string) sobek.Value {
+	if v, ok := m.vu.State().Metadata[key]; ok {
+		return m.vu.Runtime().ToValue(v)
+	}
+	return nil
+}
+
+func (m *metadataObject) Set(key string, val sobek.Value) bool {
+	st := m.vu.State()
+	st.Metadata = st.Metadata.With(key, val.String())
+	return true
+}
+
+func (m *metadataObject) Has(key string) bool { _, ok := m.vu.State().Metadata[key]; return ok }
+
+func (m *metadataObject) Delete(key string) bool {
+	st := m.vu.State()
+	st.Metadata = without(st.Metadata, key)
+	return true
+}
+
+func (m *metadataObject) Keys() []string { return metrics.SortedNames(m.vu.State().Metadata) }
 
 // abortError is the value a test.abort() interrupt carries; the js package
 // recognises it by its AbortReason method.

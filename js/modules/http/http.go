@@ -83,6 +83,8 @@ func (h *HTTP) roundTripper() http.RoundTripper {
 type call struct {
 	req  *request
 	base metrics.Tags
+	// meta is the VU's metadata when the request started.
+	meta metrics.Tags
 }
 
 // prepare checks the arguments of a request on the VU's goroutine.
@@ -99,7 +101,7 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	if err != nil {
 		return nil, err
 	}
-	return &call{req: req, base: h.vu.State().Tags}, nil
+	return &call{req: req, base: h.vu.State().Tags, meta: h.vu.State().Metadata}, nil
 }
 
 // isToken reports whether s is an HTTP token (RFC 9110), as a method must
@@ -181,5 +183,5 @@ func (h *HTTP) record(c *call, ex *exchange) {
 		return
 	}
 	tags := exchangeTags(c.base, c.req.tags, ex, c.req.expect)
-	h.vu.State().Run.Engine.Push(h.metrics.samples(ex, tags, c.req.expect)...)
+	h.vu.State().Run.Engine.Push(modules.WithMetadata(h.metrics.samples(ex, tags, c.req.expect), c.meta)...)
 }

@@ -17,15 +17,20 @@ import (
 // | 'event' | 'error', fn) and client.close() — measured by the same probe,
 // so scripts written for it run unchanged and get the usefulsse metrics.
 type compat struct {
-	vu    modules.VU
-	probe *usefulsse.Probe
+	vu      modules.VU
+	probe   *usefulsse.Probe
+	metrics *compatMetrics
 }
 
 var _ modules.Instance = (*compat)(nil)
 
 // newCompat instantiates the module in vu, with a usefulsse probe of its own.
 func newCompat(vu modules.VU) modules.Instance {
-	return &compat{vu: vu, probe: usefulsse.NewProbe(vu)}
+	c := &compat{vu: vu, probe: usefulsse.NewProbe(vu)}
+	if run := vu.State().Run; run != nil {
+		c.metrics = registerCompatMetrics(run.Registry)
+	}
+	return c
 }
 
 // Exports returns open, as the default export's method and by name.
@@ -41,6 +46,8 @@ var compatParamKeys = map[string]bool{"method": true, "body": true, "headers": t
 type compatClient struct {
 	handlers map[string][]sobek.Callable
 	closed   bool
+	// delivered counts the events handed to the script, for sse_event.
+	delivered int
 }
 
 // open sends the request, runs setup(client), then delivers events to the
@@ -66,6 +73,7 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.record(res, tags, cl.delivered)
 	if res.Failed() && res.ErrorCode != "callback_error" {
 		if err := cl.emit("error", rt.ToValue(compatError(res.Error))); err != nil {
 			return nil, err
@@ -167,6 +175,7 @@ func (cl *compatClient) deliver(rt *sobek.Runtime, ev *sse.Event) error {
 	if cl.closed {
 		return sse.ErrStop
 	}
+	cl.delivered++
 	obj := rt.NewObject()
 	_ = obj.Set("id", ev.ID)
 	_ = obj.Set("name", ev.Type)

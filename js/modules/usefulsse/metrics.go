@@ -38,10 +38,10 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 	}
 }
 
-// requestTags are the tags of a request's samples: the VU's tags, the
-// request's own tags, name and method, then the status (and error_code)
-// once the response is known.
-func requestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
+// RequestTags are the tags of a request's samples: base (the VU's tags,
+// the request's own tags, name and method), then the status (and
+// error_code) once the response is known.
+func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 	tags := base.With("status", strconv.Itoa(res.Status))
 	if res.ErrorCode != "" {
 		tags = tags.With("error_code", res.ErrorCode)
@@ -52,7 +52,7 @@ func requestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 // samples returns the samples of one finished request. A time never
 // reached pushes no sample.
 func (m *probeMetrics) samples(res *sse.Result, base metrics.Tags, at time.Time) []metrics.Sample {
-	tags := requestTags(base, res)
+	tags := RequestTags(base, res)
 	out := make([]metrics.Sample, 0, 20)
 	add := func(metric *metrics.Metric, t metrics.Tags, v float64) {
 		out = append(out, metrics.Sample{Metric: metric, Tags: t, Time: at, Value: v})

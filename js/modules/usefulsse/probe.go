@@ -100,6 +100,8 @@ func (p *Probe) requestAsync(method, url string, body, params sobek.Value) *sobe
 type call struct {
 	req  *sse.Request
 	tags metrics.Tags
+	// meta is the VU's metadata when the request started.
+	meta metrics.Tags
 }
 
 // prepare checks the VU context and builds the request; run is how the
@@ -127,7 +129,7 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 	for k, v := range tags {
 		base = base.With(k, v)
 	}
-	return &call{req: req, tags: base}, nil
+	return &call{req: req, tags: base, meta: st.Metadata}, nil
 }
 
 // Send sends req, built outside this module (k6/x/sse builds its own), as
@@ -149,5 +151,5 @@ func (p *Probe) record(c *call, res *sse.Result) {
 	if p.metrics == nil {
 		return
 	}
-	p.vu.State().Run.Engine.Push(p.metrics.samples(res, c.tags, time.Now())...)
+	p.vu.State().Run.Engine.Push(modules.WithMetadata(p.metrics.samples(res, c.tags, time.Now()), c.meta)...)
 }

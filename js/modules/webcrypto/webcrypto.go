@@ -1,8 +1,10 @@
-// Package webcrypto is the global crypto object of the Web Crypto API, as
-// far as it is implemented: crypto.getRandomValues and crypto.randomUUID.
-// It is not an importable module: package js installs Global's object as
-// the global `crypto` of every VU. The rest of the API (crypto.subtle)
-// belongs here too: Global sets every property of the object.
+// Package webcrypto is the global crypto object of the Web Crypto API:
+// crypto.getRandomValues, crypto.randomUUID and crypto.subtle with the
+// algorithms k6 documents (digest, HMAC, AES-GCM/CBC/CTR, ECDSA, ECDH,
+// RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP, PBKDF2, Ed25519, X25519) and HKDF. It is not an
+// importable module: package js installs Global's object as the global
+// `crypto` of every VU. crypto.subtle's promises are settled on the VU's
+// event loop.
 package webcrypto
 
 import (
@@ -18,9 +20,11 @@ import (
 // Web Crypto API specifies: 65536 bytes.
 const maxRandomValues = 65536
 
-// Global returns the crypto object of the runtime rt.
-func Global(rt *sobek.Runtime) *sobek.Object {
+// Global returns the crypto object of vu.
+func Global(vu modules.VU) *sobek.Object {
+	rt := vu.Runtime()
 	obj := rt.NewObject()
+	_ = obj.Set("subtle", newSubtle(vu))
 	_ = obj.Set("getRandomValues", getRandomValues(rt))
 	_ = obj.Set("randomUUID", randomUUID)
 	return obj

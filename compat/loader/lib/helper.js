@@ -1,0 +1,2 @@
+// Required by cjs.js through require().
+exports.prefix = 'hello';
