@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"strings"
 
 	"github.com/usefullatency/usefullatency/archive"
 	"github.com/usefullatency/usefullatency/js"
@@ -22,6 +25,9 @@ import (
 // set, sees every file the test reads.
 func loadTest(ctx context.Context, name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
 	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) && !strings.Contains(name, "://") {
+		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: no such file or directory", name)}
+	}
 	if err != nil || !archive.IsArchive(data) {
 		test, err := runner.LoadConfigContext(ctx, name, cfg, env, console)
 		if err != nil {
