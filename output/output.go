@@ -40,6 +40,8 @@ type Params struct {
 	Registry *metrics.Registry
 	// Stdout is where "-" outputs write.
 	Stdout io.Writer
+	// Log is where outputs write warnings (WARN lines); nil discards them.
+	Log io.Writer
 	// Result takes the run's mergeable result so far for -o result, with
 	// gaugeTimes the time of the value each gauge keeps by metric name; it
 	// locks the metrics engine itself. nil when the caller has none.

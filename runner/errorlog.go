@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // errorLog prints iteration errors once per distinct message, with the VU
@@ -20,7 +22,7 @@ func newErrorLog(w io.Writer) *errorLog {
 }
 
 func (l *errorLog) log(vu, iter int64, err error) {
-	msg := err.Error()
+	msg := redact.Text(err.Error())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.seen[msg]++

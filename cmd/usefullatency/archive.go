@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +61,7 @@ func buildArchive(f *runFlags, script string, env map[string]string, stderr io.W
 	}
 	cfg := f.jsConfig()
 	cfg.OnRead = record
-	loaded, err := loadTest(script, env, stderr, cfg)
+	loaded, err := loadTest(context.Background(), script, env, stderr, cfg)
 	if err != nil {
 		return nil, failExit(stderr, err), false
 	}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"strings"
@@ -20,14 +23,13 @@ import (
 // with env on top, and its options take the place of the script's.
 // cfg says how remote modules are fetched and cached; its OnRead, when
 // set, sees every file the test reads.
-func loadTest(name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
+func loadTest(ctx context.Context, name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
 	data, err := os.ReadFile(name)
-	if err != nil {
-		why := strings.TrimPrefix(err.Error(), "open "+name+": ")
-		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: %s", name, why)}
+	if errors.Is(err, fs.ErrNotExist) && !strings.Contains(name, "://") {
+		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: no such file or directory", name)}
 	}
-	if !archive.IsArchive(data) {
-		test, err := runner.LoadConfig(name, cfg, env, console)
+	if err != nil || !archive.IsArchive(data) {
+		test, err := runner.LoadConfigContext(ctx, name, cfg, env, console)
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +48,7 @@ func loadTest(name string, env map[string]string, console io.Writer, cfg js.Conf
 		arcEnv = map[string]string{}
 	}
 	maps.Copy(arcEnv, env)
-	test, err := runner.LoadConfig(arc.MainPath(), js.Config{Files: arc, OnRead: cfg.OnRead}, arcEnv, console)
+	test, err := runner.LoadConfigContext(ctx, arc.MainPath(), js.Config{Files: arc, OnRead: cfg.OnRead}, arcEnv, console)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/js/modules/usefulsse"
 	"github.com/usefullatency/usefullatency/sse"
@@ -106,7 +107,7 @@ func compatArgs(args []sobek.Value) (sobek.Value, sobek.Callable, error) {
 // body, headers, tags, timeout. The dialect is auto-detected.
 func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (*sse.Request, map[string]string, error) {
 	req := &sse.Request{Method: http.MethodGet, URL: url, Header: http.Header{}}
-	tags := map[string]string{"name": url}
+	tags := map[string]string{"name": redact.URL(url)}
 	if p := object(rt, params); p != nil {
 		for _, k := range p.Keys() {
 			if !compatParamKeys[k] {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/sse"
 )
@@ -29,7 +30,7 @@ func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Valu
 	if req.Body, err = requestBody(body, req.Header); err != nil {
 		return nil, nil, err
 	}
-	tags := map[string]string{"name": url, "method": method}
+	tags := map[string]string{"name": redact.URL(url), "method": method}
 	if p := object(rt, params); p != nil {
 		if err := applyParams(rt, p, req, tags, run); err != nil {
 			return nil, nil, err
