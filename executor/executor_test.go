@@ -296,3 +296,26 @@ func TestStatsPeak(t *testing.T) {
 		t.Errorf("peaks after the last VU stopped = %d, %d; want 1, 0", got, again)
 	}
 }
+
+// TestRampDownToZeroAtTheEnd checks that stages ending at 0 VUs take the
+// last VU away by ramping down, as k6 does: its iteration in flight at the
+// end of the stages gets gracefulRampDown, not gracefulStop.
+func TestRampDownToZeroAtTheEnd(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rampDown                time.Duration
+		completed, interrupted int64
+	}{{0, 2, 1}, {500 * time.Millisecond, 3, 0}} {
+		synctest.Test(t, func(t *testing.T) {
+			// One VU from 0 to 2 s; iterations of 700 ms start at 0, 0.7 and 1.4 s.
+			sc := options.Scenario{Name: "s", Executor: options.RampingVUs, StartVUs: 1,
+				Stages:           []options.Stage{{Duration: options.Duration(time.Second), Target: 1}, {Duration: options.Duration(time.Second), Target: 0}},
+				GracefulRampDown: options.Duration(tc.rampDown), GracefulStop: options.Duration(30 * time.Second)}
+			env, _ := testEnv(sc, 1, sleeper(700*time.Millisecond))
+			st := run(t, env).Stats()
+			if c, i := st.Completed.Load(), st.Interrupted.Load(); c != tc.completed || i != tc.interrupted {
+				t.Errorf("gracefulRampDown %v: %d completed, %d interrupted; want %d and %d", tc.rampDown, c, i, tc.completed, tc.interrupted)
+			}
+		})
+	}
+}
