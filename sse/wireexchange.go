@@ -86,6 +86,9 @@ func (x *exchange) message(hreq *http.Request) (*bytes.Buffer, error) {
 	}
 	b := messages.Get().(*bytes.Buffer)
 	b.Reset()
+	if hreq.ContentLength > 0 {
+		b.Grow(int(hreq.ContentLength) + 4<<10) // one copy of a large body, not one per doubling
+	}
 	if err := hreq.Write(b); err != nil {
 		putMessage(b)
 		return nil, err
