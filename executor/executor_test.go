@@ -303,7 +303,7 @@ func TestStatsPeak(t *testing.T) {
 func TestRampDownToZeroAtTheEnd(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		rampDown                time.Duration
+		rampDown               time.Duration
 		completed, interrupted int64
 	}{{0, 2, 1}, {500 * time.Millisecond, 3, 0}} {
 		synctest.Test(t, func(t *testing.T) {
