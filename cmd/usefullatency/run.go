@@ -103,7 +103,11 @@ func consolidate(f *runFlags, script options.Options) (options.Options, error) {
 	if err != nil {
 		return options.Options{}, err
 	}
-	opts, err := options.Consolidate(script, envLayer, flagLayer)
+	configLayer, err := f.configLayer()
+	if err != nil {
+		return options.Options{}, err
+	}
+	opts, err := options.Consolidate(configLayer, script, envLayer, flagLayer)
 	if err != nil {
 		return opts, err
 	}
