@@ -32,7 +32,7 @@ func TestConfigFile(t *testing.T) {
 	// the flag beats both for vus.
 	script := script("config.js")
 	for name, inv := range map[string]invocation{
-		"--config": {args: []string{"inspect", "--config", config, "--vus", "2", script}, env: []string{`OPTIONS={"iterations": 6}`}},
+		"--config":  {args: []string{"inspect", "--config", config, "--vus", "2", script}, env: []string{`OPTIONS={"iterations": 6}`}},
 		"K6_CONFIG": {args: []string{"inspect", "--vus", "2", script}, env: []string{`OPTIONS={"iterations": 6}`, "K6_CONFIG=" + config}},
 	} {
 		got := inspect(inv)
