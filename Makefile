@@ -49,6 +49,7 @@ dist-demo: build
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./js/modules/usefulsse/
+	$(GO) test -run '^$$' -bench BenchmarkGet -benchmem -cpu 1 -count 3 ./js/modules/http/
 	$(GO) test -run '^$$' -bench 'Plan|AppendEvent' -benchmem ./mock/
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/
 	$(GO) test -run '^$$' -bench 'Merge10M|Write1250k' -benchtime 1x -count 3 -benchmem ./result/
@@ -56,6 +57,7 @@ bench: build
 	GO=$(GO) ./bench/run.sh $(BIN)
 	./bench/outputs.sh $(BIN)
 	RUNS=1 ./bench/loader.sh $(BIN)
+	GO=$(GO) ./bench/http.sh $(BIN)
 
 # Short fuzzing of every parser: each fuzz target of every package (found
 # by scripts/fuzz.sh with go test -list) for FUZZTIME, default 10s.

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/result"
 )
 
@@ -88,7 +89,7 @@ type Sender struct {
 func NewSender(cfg SenderConfig) (*Sender, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("aggregator URL %q: want http://host:port", redact(cfg.URL))
+		return nil, fmt.Errorf("aggregator URL %q: want http://host:port", redact.URL(cfg.URL))
 	}
 	if cfg.Interval <= 0 {
 		cfg.Interval = DefaultInterval
@@ -102,9 +103,10 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + Path
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Sender{
-		cfg: cfg, endpoint: strings.TrimSuffix(u.String(), "/") + Path,
+		cfg: cfg, endpoint: u.String(),
 		ctx: ctx, cancel: cancel, done: make(chan struct{}), loopDone: make(chan struct{}),
 	}, nil
 }
@@ -226,14 +228,6 @@ func (s *Sender) warn(err error) {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	fmt.Fprintf(s.cfg.Log, "WARN aggregator %s: %v; the run goes on whatever the aggregator does, the posts are tried again (later failures are not logged)\n", redact(s.cfg.URL), err)
-}
-
-// redact hides a password in a URL.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
+	fmt.Fprintf(s.cfg.Log, "WARN aggregator %s: %s; the run goes on whatever the aggregator does, the posts are tried again (later failures are not logged)\n",
+		redact.URL(s.cfg.URL), redact.Text(err.Error()))
 }

@@ -128,17 +128,18 @@ func TestSenderPacedByAggregator(t *testing.T) {
 }
 
 // TestSenderStopWithoutStart: a run that ends before its outputs started
-// still sends its final result, and Stop returns.
+// still sends its final result, and Stop returns. The post goes to the
+// URL's path plus Path, its query kept.
 func TestSenderStopWithoutStart(t *testing.T) {
 	t.Parallel()
 	var finals atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(HeaderFinal) == "true" {
+		if r.Header.Get(HeaderFinal) == "true" && r.URL.Path == "/base"+Path && r.URL.Query().Get("token") == "t" {
 			finals.Add(1)
 		}
 	}))
 	defer srv.Close()
-	s, err := NewSender(SenderConfig{URL: srv.URL, Snapshot: func() *result.File { return shareFile(0, 1, 1, 0, "") }})
+	s, err := NewSender(SenderConfig{URL: srv.URL + "/base/?token=t", Snapshot: func() *result.File { return shareFile(0, 1, 1, 0, "") }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -46,7 +47,7 @@ func (a *Archive) Write(w io.Writer) error {
 		}
 		names[entry] = name
 	}
-	for _, entry := range sortedKeys(names) {
+	for _, entry := range slices.Sorted(maps.Keys(names)) {
 		if err := writeEntry(tw, entry, a.Files[names[entry]], now); err != nil {
 			return err
 		}
@@ -184,13 +185,4 @@ func (a *Archive) check(haveMeta, haveData bool) error {
 		return errors.New("metadata.json: no filename")
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -129,7 +129,7 @@ func TestAggregatorDown(t *testing.T) {
 		"refused":        "http://" + freeLoopbackAddr(t),
 		"never answers":  "http://" + silent.Addr().String(),
 		"unknown host":   "http://aggregator.invalid:6566",
-		"password in it": "http://user:hunter2@" + freeLoopbackAddr(t),
+		"password in it": "http://user:hunter2@" + freeLoopbackAddr(t) + "/?api_key=hunter2",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -28,10 +28,12 @@ type compatHeader struct {
 	area, what string
 	// exit is the exit code k6 gives the script; 0 unless "// exit: N".
 	exit int
+	// expect are texts stdout must hold ("// expect: text" lines).
+	expect []string
 }
 
 // readCompatHeader reads the "// compat: area — what" and optional
-// "// exit: N" lines at the top of a suite script.
+// "// exit: N" and "// expect: text" lines at the top of a suite script.
 func readCompatHeader(t *testing.T, path string) compatHeader {
 	t.Helper()
 	f, err := os.Open(path)
@@ -52,6 +54,9 @@ func readCompatHeader(t *testing.T, path string) compatHeader {
 				t.Fatalf("%s: the compat line must read `// compat: area — what`", path)
 			}
 			h.area, h.what = area, what
+		}
+		if v, ok := strings.CutPrefix(line, "// expect: "); ok {
+			h.expect = append(h.expect, v)
 		}
 		if v, ok := strings.CutPrefix(line, "// exit: "); ok {
 			if h.exit, err = strconv.Atoi(v); err != nil {
@@ -130,6 +135,11 @@ func TestCompatSuite(t *testing.T) {
 			}
 			if failed := failedChecks(r.stdout); len(failed) > 0 && h.exit == 0 {
 				t.Errorf("failed checks or thresholds:\n%s\nstderr:\n%s", strings.Join(failed, "\n"), r.stderr)
+			}
+			for _, want := range h.expect {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", want, r.stdout, r.stderr)
+				}
 			}
 		})
 	}

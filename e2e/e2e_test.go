@@ -134,7 +134,9 @@ var defaultLogFormat = []string{"K6_LOG_FORMAT="}
 // lines in the terminal form, which most tests match, though stderr is no
 // terminal here; TestLogFormats checks the default (logfmt) and the others.
 func hermeticEnv() []string {
-	env := []string{"K6_LOG_FORMAT=text"}
+	// No k6 config file of the user's: the default one is under
+	// XDG_CONFIG_HOME.
+	env := []string{"K6_LOG_FORMAT=text", "XDG_CONFIG_HOME=" + filepath.Join(os.TempDir(), "usefullatency-e2e-no-config")}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "K6_") {
 			env = append(env, kv)

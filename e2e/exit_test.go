@@ -100,6 +100,18 @@ func TestInvalidConfigExits104(t *testing.T) {
 		{name: "segment not in sequence", args: []string{"--execution-segment", "0:1/3", "--execution-segment-sequence", "0,1/2,1"},
 			wantErr: []string{"0:1/3", "0,1/2,1"}},
 		{name: "bad K6_VUS", env: []string{"K6_VUS=x"}, wantErr: []string{"K6_VUS", "x"}},
+		{name: "--summary-export in a missing directory", args: []string{"--summary-export", "/nonexistent-usefullatency/s.json"},
+			wantErr: []string{"--summary-export", "/nonexistent-usefullatency/s.json"}},
+		{name: "--summary-export is a directory", args: []string{"--summary-export", os.TempDir()},
+			wantErr: []string{"--summary-export", os.TempDir(), "is a directory"}},
+		{name: "K6_SUMMARY_EXPORT in a missing directory", env: []string{"K6_SUMMARY_EXPORT=/nonexistent-usefullatency/e.json"},
+			wantErr: []string{"/nonexistent-usefullatency/e.json"}},
+		{name: "--report in a missing directory", args: []string{"--report", "/nonexistent-usefullatency/r.html"},
+			wantErr: []string{"/nonexistent-usefullatency/r.html"}},
+		{name: "json output in a missing directory", args: []string{"-o", "json=/nonexistent-usefullatency/x.json"},
+			wantErr: []string{"/nonexistent-usefullatency/x.json"}},
+		{name: "csv output in a missing directory", args: []string{"-o", "csv=/nonexistent-usefullatency/x.csv"},
+			wantErr: []string{"/nonexistent-usefullatency/x.csv"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

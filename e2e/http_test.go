@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"compress/gzip"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -98,5 +103,93 @@ func TestHTTPMaxRedirectsOption(t *testing.T) {
 			r := invocation{args: args, env: env}.run(t)
 			r.wantCode(t, 0)
 		})
+	}
+}
+
+// featuresServer serves http/features.js: /gzip answers a gzip body and
+// echoes the User-Agent in X-Seen-User-Agent, /upload answers the parts of
+// a gzip-compressed multipart upload, /items/{id} names the item, /digest
+// demands MD5 digest authentication of ada:s3cret.
+func featuresServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/gzip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("X-Seen-User-Agent", r.UserAgent())
+		gz := gzip.NewWriter(w)
+		_, _ = io.WriteString(gz, strings.Repeat("compressed ", 100))
+		_ = gz.Close()
+	})
+	mux.HandleFunc("/upload", func(w http.ResponseWriter, r *http.Request) {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil || r.Header.Get("Content-Encoding") != "gzip" {
+			http.Error(w, "want a gzip body", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(zr)
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		fh := r.MultipartForm.File["file"][0]
+		f, _ := fh.Open()
+		b, _ := io.ReadAll(f)
+		fmt.Fprintf(w, "%s %s %s %s", fh.Filename, fh.Header.Get("Content-Type"), b, r.FormValue("note"))
+	})
+	mux.HandleFunc("/items/{id}", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "item %s", r.PathValue("id")) })
+	mux.HandleFunc("/digest", digestHandler("ada", "s3cret"))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// digestHandler demands MD5 digest authentication (qop auth) of user and
+// pass and answers "hello <user>".
+func digestHandler(user, pass string) http.HandlerFunc {
+	const realm, nonce = "e2e", "n0nce"
+	h := func(parts ...string) string {
+		sum := md5.Sum([]byte(strings.Join(parts, ":")))
+		return hex.EncodeToString(sum[:])
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		p := map[string]string{}
+		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Digest "); ok {
+			for _, kv := range strings.Split(auth, ", ") {
+				k, v, _ := strings.Cut(kv, "=")
+				p[k] = strings.Trim(v, `"`)
+			}
+		}
+		want := h(h(user, realm, pass), nonce, p["nc"], p["cnonce"], "auth", h(r.Method, r.URL.RequestURI()))
+		if p["response"] != want {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Digest realm="%s", qop="auth", nonce="%s"`, realm, nonce))
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprintf(w, "hello %s", p["username"])
+	}
+}
+
+// TestHTTPFeatures runs a script that combines the hosts, blockHostnames
+// and userAgent options, a gzip response, a compressed multipart upload,
+// http.url names and digest authentication; its checks and thresholds
+// decide the exit code.
+func TestHTTPFeatures(t *testing.T) {
+	t.Parallel()
+	srv := featuresServer(t)
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	out := filepath.Join(t.TempDir(), "summary.json")
+	r := invocation{
+		args: []string{"run", "-q", "--summary-export", out, script("http/features.js")},
+		env:  []string{"PORT=" + port},
+	}.run(t)
+	r.wantCode(t, 0)
+	exp := export(t, out)
+	// Per iteration: gzip, upload, two items, the digest challenge and
+	// its answer, the blocked request.
+	if got := number(t, exp, "metrics", "http_reqs", "count"); got != 14 {
+		t.Errorf("http_reqs = %v, want 14", got)
+	}
+	if passes := number(t, exp, "metrics", "checks", "passes"); passes != 14 {
+		t.Errorf("checks passed = %v, want 14:\n%s", passes, r.stdout)
 	}
 }

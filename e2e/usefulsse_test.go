@@ -142,3 +142,20 @@ func TestXK6SSECompat(t *testing.T) {
 		t.Errorf("http_req_duration count = %v, want one per sse.open (2)", n)
 	}
 }
+
+// TestXK6SSEHandlerError checks that an exception thrown by a k6/x/sse
+// handler reaches the script as itself, with the script's line, and never
+// in the words of the probe's own onEvent param.
+func TestXK6SSEHandlerError(t *testing.T) {
+	t.Parallel()
+	srv := sseServer(t)
+	r := invocation{args: []string{"run", "-q", "--no-summary", script("usefulsse/compat_throw.js")},
+		env: []string{"SSE_URL=" + srv.URL}}.run(t)
+	r.wantCode(t, 0)
+	if !strings.Contains(r.stderr, "Error: boom in the event handler") || !strings.Contains(r.stderr, "compat_throw.js:10") {
+		t.Errorf("stderr lacks the handler's exception at its line:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "onEvent") || strings.Contains(r.stderr, "GoError") {
+		t.Errorf("stderr names the probe's internals:\n%s", r.stderr)
+	}
+}

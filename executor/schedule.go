@@ -113,15 +113,23 @@ func RampSteps(startVUs int64, stages []options.Stage) []Step {
 }
 
 // Window is a span of time when one VU of a ramping-vus scenario is active.
-type Window struct{ On, Off time.Duration }
+type Window struct {
+	On, Off time.Duration
+	// RampDown says that a stage takes the VU away at Off, so its last
+	// iteration gets gracefulRampDown; otherwise Off is the end of the
+	// stages, and the iteration gets gracefulStop.
+	RampDown bool
+}
 
 // Windows returns the spans when VU k (from 0) is active: while the step
-// count exceeds k, capped at end.
+// count exceeds k, capped at end. A step at end itself still ramps down:
+// stages that end at 0 VUs take the last ones away by ramping down, as in
+// k6, not by stopping the scenario.
 func Windows(k int64, steps []Step, end time.Duration) []Window {
 	var out []Window
 	on := time.Duration(-1)
 	for _, s := range steps {
-		if s.At >= end {
+		if s.At > end || s.At == end && s.VUs > k {
 			break
 		}
 		switch {
@@ -129,7 +137,7 @@ func Windows(k int64, steps []Step, end time.Duration) []Window {
 			on = s.At
 		case s.VUs <= k && on >= 0:
 			if s.At > on {
-				out = append(out, Window{On: on, Off: s.At})
+				out = append(out, Window{On: on, Off: s.At, RampDown: true})
 			}
 			on = -1
 		}

@@ -129,3 +129,19 @@ func absDur(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// TestWindowsRampDownAtEnd: a step to fewer VUs at the end of the stages
+// ends a window as a ramp-down; VUs still wanted at the end do not.
+func TestWindowsRampDownAtEnd(t *testing.T) {
+	down := RampSteps(2, []options.Stage{{Duration: options.Duration(2 * time.Second), Target: 0}})
+	if w := Windows(0, down, 2*time.Second); len(w) != 1 || w[0].Off != 2*time.Second || !w[0].RampDown {
+		t.Errorf("last VU of stages ending at 0: windows %v, want one ramping down at 2s", w)
+	}
+	if w := Windows(1, down, 2*time.Second); len(w) != 1 || w[0].Off != time.Second || !w[0].RampDown {
+		t.Errorf("first VU to go: windows %v, want one ramping down at 1s", w)
+	}
+	flat := RampSteps(2, []options.Stage{{Duration: options.Duration(2 * time.Second), Target: 2}})
+	if w := Windows(1, flat, 2*time.Second); len(w) != 1 || w[0].RampDown {
+		t.Errorf("VU still wanted at the end: windows %v, want one ended by the scenario", w)
+	}
+}

@@ -81,7 +81,7 @@ func steady(env Env, d time.Duration, what, settings string) *looping {
 	sc := env.Scenario
 	return &looping{
 		env:     env,
-		windows: func(int64) []Window { return []Window{{0, d}} },
+		windows: func(int64) []Window { return []Window{{On: 0, Off: d}} },
 		plan: Plan{PreVUs: sc.VUs, MaxVUs: sc.VUs, Duration: d, GracefulStop: time.Duration(sc.GracefulStop),
 			Description: fmt.Sprintf("%s (%sgracefulStop: %s)", what, settings, time.Duration(sc.GracefulStop))},
 	}
@@ -137,8 +137,8 @@ func (l *looping) runVU(ctx context.Context, k int64, vu VU, start, hardEnd time
 			return
 		}
 		deadline := hardEnd
-		if w.Off < l.plan.Duration {
-			deadline = start.Add(w.Off + l.rampDown)
+		if ramp := start.Add(w.Off + l.rampDown); w.RampDown && ramp.Before(hardEnd) {
+			deadline = ramp
 		}
 		l.stats.activate()
 		for ctx.Err() == nil && time.Now().Before(start.Add(w.Off)) {

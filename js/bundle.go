@@ -53,6 +53,9 @@ type Config struct {
 	// CacheDir keeps every fetched module for later runs, which use it
 	// when a fetch fails; "" keeps none. DefaultCacheDir is the usual one.
 	CacheDir string
+	// Offline serves remote modules from CacheDir only: none is fetched,
+	// and one that is not cached fails the load at once.
+	Offline bool
 }
 
 // NewBundle reads, parses and links the script at path with its imports,

@@ -40,6 +40,16 @@ func DefaultCacheDir() string {
 // per URL and run; each answer is written to the disk cache, which serves
 // the module, with a warning, when the fetch fails.
 func (b *Bundle) fetchRemote(rawURL string) (string, error) {
+	if b.cfg.Offline {
+		if cached, ok := b.cacheRead(rawURL); ok {
+			return cached, nil
+		}
+		where := "there is no module cache (--no-remote-cache)"
+		if b.cfg.CacheDir != "" {
+			where = "it is not in the module cache " + b.cfg.CacheDir
+		}
+		return "", fmt.Errorf("cannot load module %s: --offline, and %s", rawURL, where)
+	}
 	if strings.HasPrefix(rawURL, "http://") {
 		b.warnf("module %s is fetched over plain http", rawURL)
 	}

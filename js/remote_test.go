@@ -149,3 +149,31 @@ func TestRemoteModuleErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteModuleOffline serves cached modules without a request and
+// fails at once, naming the module and --offline, on one not cached.
+func TestRemoteModuleOffline(t *testing.T) {
+	srv, hits := moduleServer(t)
+	cache := t.TempDir()
+	main := remoteMain(t, srv)
+	first, err := js.NewBundleConfig(main, js.Config{HTTPClient: srv.Client(), CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	callDefault(t, first, 1) // requires util.js, which the cache then holds too
+	before := hits("/lib/1.0.0/index.js")
+	b, err := js.NewBundleConfig(main, js.Config{HTTPClient: srv.Client(), CacheDir: cache, Offline: true})
+	if err != nil {
+		t.Fatalf("offline with the modules cached: %v", err)
+	}
+	if got := callDefault(t, b, 1); got != "remote function" || hits("/lib/1.0.0/index.js") != before {
+		t.Errorf("offline: default() = %q, %d requests after the cache was filled; want none", got, hits("/lib/1.0.0/index.js")-before)
+	}
+	_, err = js.NewBundleConfig(main, js.Config{HTTPClient: srv.Client(), CacheDir: t.TempDir(), Offline: true})
+	if err == nil || !strings.Contains(err.Error(), "--offline") || !strings.Contains(err.Error(), "/lib/1.0.0/index.js") {
+		t.Errorf("offline with an empty cache: error %v, want one naming the module and --offline", err)
+	}
+	if hits("/lib/1.0.0/index.js") != before {
+		t.Error("offline fetched a module")
+	}
+}

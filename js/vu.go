@@ -71,11 +71,31 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 	if err := vu.installGlobals(); err != nil {
 		return nil, err
 	}
-	if err := vu.evaluate(); err != nil {
+	if err := vu.evaluateUntil(ctx); err != nil {
 		return nil, err
 	}
 	vu.inInit = false
 	return vu, nil
+}
+
+// evaluateUntil runs the init code, interrupting it when ctx ends (a
+// signal during initialisation), even inside an endless loop: it then
+// returns ErrInterrupted.
+func (vu *VU) evaluateUntil(ctx context.Context) error {
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		vu.rt.Interrupt(ErrInterrupted)
+		close(interrupted)
+	})
+	err := vu.evaluate()
+	if !stop() {
+		// The context ended during the init code: whatever it returned,
+		// it was interrupted.
+		<-interrupted
+		vu.rt.ClearInterrupt()
+		err = ErrInterrupted
+	}
+	return err
 }
 
 func (vu *VU) evaluate() error {

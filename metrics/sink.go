@@ -94,8 +94,9 @@ func (r *RateSink) Rate() float64 {
 }
 
 // TrendSink keeps every value so percentiles are exact. Values are stored
-// in fixed-size chunks, so adding one never copies the values before it;
-// the first percentile query after an add merges and sorts them once.
+// in chunks of 8192 (the first grows to that size from 16), so beyond the
+// first 8192 adding one never copies the values before it; the first
+// percentile query after an add merges and sorts them once.
 type TrendSink struct {
 	chunks        [][]float64
 	count         int
@@ -106,6 +107,11 @@ type TrendSink struct {
 // trendChunk is the number of values per chunk (64 KiB of float64).
 const trendChunk = 8192
 
+// trendFirstChunk is the capacity of a Trend's first chunk, which grows by
+// doubling up to trendChunk: a sink that sees a few values (one per tag set
+// of a high-cardinality tag) holds 128 bytes of them, not 64 KiB.
+const trendFirstChunk = 16
+
 // Add appends v.
 func (t *TrendSink) Add(v float64) {
 	if t.count == 0 || v < t.Min {
@@ -115,11 +121,15 @@ func (t *TrendSink) Add(v float64) {
 		t.Max = v
 	}
 	last := len(t.chunks) - 1
-	if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
+	switch {
+	case last < 0:
+		t.chunks = append(t.chunks, make([]float64, 0, trendFirstChunk))
+		last = 0
+	case len(t.chunks[last]) == cap(t.chunks[last]) && cap(t.chunks[last]) >= trendChunk:
 		t.chunks = append(t.chunks, make([]float64, 0, trendChunk))
 		last++
 	}
-	t.chunks[last] = append(t.chunks[last], v)
+	t.chunks[last] = append(t.chunks[last], v) // a small first chunk grows
 	t.count++
 	t.Sum += v
 	t.sorted = false

@@ -8,7 +8,8 @@ import "time"
 // headers are not held) and a ping, then per content block
 // content_block_start (thinking, tool_use or text), content_block_delta
 // (thinking_delta then a signature_delta, input_json_delta, text_delta) and
-// content_block_stop, then message_delta (stop_reason end_turn, cumulative
+// content_block_stop, then message_delta (stop_reason end_turn, or
+// max_tokens when the request's max_tokens cut the answer; cumulative
 // usage.output_tokens) and message_stop. Heartbeats are ping events. Every
 // data object has a top-level server_ms.
 
@@ -154,7 +155,11 @@ func appendAnthropic(b []byte, s *Schedule, e *Event, serverMS, queueMS float64)
 	case "content_block_stop":
 		b = appendInt(append(b, `,"index":`...), e.Index)
 	case "message_delta":
-		b = append(b, `,"delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":`...)
+		reason := "end_turn"
+		if s.Truncated {
+			reason = "max_tokens"
+		}
+		b = append(append(append(b, `,"delta":{"stop_reason":"`...), reason...), `","stop_sequence":null},"usage":{"output_tokens":`...)
 		b = append(appendInt(b, s.Usage.OutputTokens), '}')
 	}
 	return closeData(b, e, serverMS)

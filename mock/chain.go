@@ -55,7 +55,10 @@ type chain struct {
 	marks         map[string]time.Duration
 	use           usage
 	tools         int
-	stopped       bool // after a disconnect
+	stopped       bool // after a disconnect, or max_tokens reached
+	maxTokens     int  // the request's output token limit, 0 for none
+	truncated     bool // max_tokens was reached at truncatedAt
+	truncatedAt   time.Duration
 	primed        bool // a model turn's first token is due now
 	reasoning     bool // reasoning still to stream in the next model turn
 	quiet         bool // the next step follows a stall
@@ -111,8 +114,8 @@ func (c *chain) turn() {
 	tokens(c.txt.reasoning, func(tok string) bool {
 		c.gap(c.timing)
 		c.emit(step{op: opReasoning, text: tok})
-		c.use.reasoning++
-		return true
+		c.count(&c.use.reasoning)
+		return !c.stopped
 	})
 }
 
@@ -129,10 +132,24 @@ func (c *chain) call(name string, ids *rand.Rand) int {
 		n := min(len(args), 8)
 		c.gap(c.timing)
 		c.emit(step{op: opToolArgs, text: args[:n], tool: i})
-		c.use.output++
+		c.count(&c.use.output)
 		args = args[n:]
 	}
 	return i
+}
+
+// count counts a generated token in n (output or reasoning) unless the
+// stream was cut; the token that reaches the request's max_tokens
+// (output and reasoning tokens together) truncates the stream: nothing
+// after it is sent but the terminal event.
+func (c *chain) count(n *int) {
+	if c.stopped {
+		return
+	}
+	*n++
+	if c.maxTokens > 0 && c.use.output+c.use.reasoning >= c.maxTokens {
+		c.stopped, c.truncated, c.truncatedAt = true, true, c.t
+	}
 }
 
 // runTools runs the named tools concurrently: each reports its result when
@@ -174,7 +191,7 @@ func (c *chain) say(sents []sentence, answer bool, r *rand.Rand) {
 			}
 			c.emit(st)
 			c.mark("first_text")
-			c.use.output++
+			c.count(&c.use.output)
 			return !c.stopped
 		})
 		if s.state != "" {
@@ -262,6 +279,12 @@ func (c *chain) run(bucket string, ids *rand.Rand) {
 		c.recover(ids)
 	}
 	c.answer()
+	if c.truncated {
+		c.t, c.stopped = c.truncatedAt, false
+		c.emit(step{op: opDone})
+		c.mark("complete")
+		return
+	}
 	if c.stopped {
 		return
 	}

@@ -89,13 +89,19 @@ type Config struct {
 	// Faults are fault names applied to every request, in addition to the
 	// request's own (see Faults for the names).
 	Faults []string `json:"faults,omitempty"`
-	// Seed seeds requests that carry no seed of their own: request n (in
+	// Seed seeds requests that carry no mock seed of their own: request n (in
 	// arrival order) uses a seed derived from Seed and n, reported in the
 	// X-Usefullatency-Seed response header. Defaults to 0.
 	Seed int64 `json:"seed"`
 	// Model is the model name reported in OpenAI and Anthropic streams when
 	// the request names none. Defaults to "usefullatency-mock-1".
 	Model string `json:"model"`
+	// IdleTimeoutMS is how long the server keeps an idle keep-alive
+	// connection open. Must be > 0. Defaults to 60000 ms.
+	IdleTimeoutMS float64 `json:"idle_timeout_ms"`
+	// ReadHeaderTimeoutMS is how long a connection may take to send a
+	// request's headers. Must be > 0. Defaults to 10000 ms.
+	ReadHeaderTimeoutMS float64 `json:"read_header_timeout_ms"`
 }
 
 // Buckets holds one Bucket per request bucket. A JSON file may set any
@@ -182,16 +188,18 @@ func DefaultConfig() Config {
 			MultiTool:       multi,
 			TimeoutRecovery: timeout,
 		},
-		InterToken:       ms(40, 70),
-		TenantSlots:      64,
-		HeartbeatMS:      500,
-		ToolTimeoutMS:    2000,
-		Fallback:         Dist{MedianMS: 150, P95MS: 400, MaxMS: 800},
-		SlowFallback:     Dist{MedianMS: 1600, P95MS: 2400, MinMS: 1100},
-		StallMS:          45000,
-		FloodHeartbeatMS: 10,
-		BufferBytes:      16 << 10,
-		Model:            "usefullatency-mock-1",
+		InterToken:          ms(40, 70),
+		TenantSlots:         64,
+		HeartbeatMS:         500,
+		ToolTimeoutMS:       2000,
+		Fallback:            Dist{MedianMS: 150, P95MS: 400, MaxMS: 800},
+		SlowFallback:        Dist{MedianMS: 1600, P95MS: 2400, MinMS: 1100},
+		StallMS:             45000,
+		FloodHeartbeatMS:    10,
+		BufferBytes:         16 << 10,
+		Model:               "usefullatency-mock-1",
+		IdleTimeoutMS:       60000,
+		ReadHeaderTimeoutMS: 10000,
 	}
 }
 
@@ -266,6 +274,8 @@ func (c *Config) Validate() error {
 	positive("tool_timeout_ms", c.ToolTimeoutMS)
 	positive("flood_heartbeat_ms", c.FloodHeartbeatMS)
 	positive("buffer_bytes", float64(c.BufferBytes))
+	positive("idle_timeout_ms", c.IdleTimeoutMS)
+	positive("read_header_timeout_ms", c.ReadHeaderTimeoutMS)
 	if !(c.StallMS >= 0) || math.IsInf(c.StallMS, 0) {
 		errs = append(errs, errors.New("stall_ms: must be >= 0"))
 	}

@@ -31,11 +31,21 @@
 //     timeout_recovery; anything else is a 400.
 //   - tenant: the tenant whose worker slots the request queues for
 //     (default "default").
-//   - seed: an integer; the same body with the same seed (and the same
-//     Config) gives the same content and the same scheduled timings.
-//     Without one, the server derives a seed from Config.Seed and the
-//     request's arrival number and reports it in the X-Usefullatency-Seed
-//     response header.
+//   - mock_seed: an integer (also accepted as the X-Usefullatency-Seed
+//     request header; in the business dialect also as "seed"): the mock's
+//     own seed. It alone pins the timings, the faults and the ids; the same
+//     body with the same mock seed (and the same Config) gives the same
+//     content and the same scheduled timings. Without one, the server
+//     derives a seed from Config.Seed and the request's arrival number and
+//     reports it in the X-Usefullatency-Seed response header.
+//   - seed (OpenAI and Anthropic dialects): the API's sampling seed. It pins
+//     the content only, so requests sharing it still get their own timings.
+//   - max_tokens, max_completion_tokens (OpenAI and Anthropic dialects): the
+//     answer stops after that many generated tokens (the smaller of the two
+//     when both are given), counted as Usage counts them: one per text or
+//     reasoning delta and per tool-argument fragment. The stream then ends
+//     with finish_reason "length" (OpenAI) or stop_reason "max_tokens"
+//     (Anthropic).
 //   - faults: fault names (an array, or a comma-separated string); an
 //     unknown name is a 400 naming it. See the Fault constants.
 //   - http_error_status: the status of the http_error fault (400–599).
@@ -48,6 +58,14 @@
 // "messages" (only its size matters: it adds to the input tokens). OpenAI
 // "model" and "stream_options": {"include_usage": true} are honoured.
 // Errors are 400 with a one-line JSON body in the dialect's error shape.
+//
+// # Connections
+//
+// A started server closes a keep-alive connection idle for
+// Config.IdleTimeoutMS (60 s) and one that has not sent its request
+// headers within Config.ReadHeaderTimeoutMS (10 s), so idle clients cannot
+// hold its connections. The tenant table holds only tenants with a request
+// in flight.
 //
 // # Queue time
 //

@@ -4,8 +4,8 @@ import "strings"
 
 // Plan returns the schedule the server follows for a request of dialect d
 // with this body under cfg, for the tests (those of package mock_test
-// too) to compare with what a client received. A body without a seed uses
-// cfg.Seed (the server instead derives a fresh seed per request and
+// too) to compare with what a client received. A body without a mock seed
+// (mock_seed, or seed in the business dialect) uses cfg.Seed (the server instead derives a fresh seed per request and
 // reports it in the X-Usefullatency-Seed header).
 // Invalid configurations and bodies return the error the server would
 // answer with (*RequestError for a 400).
@@ -14,7 +14,7 @@ func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
 		return Schedule{}, err
 	}
 	global, _ := parseFaults(cfg.Faults, 0)
-	req, err := parseRequest(d, body, global)
+	req, err := parseRequest(d, body, "", global)
 	if err != nil {
 		return Schedule{}, err
 	}
@@ -34,4 +34,11 @@ func (s *Schedule) Text() string {
 		}
 	}
 	return b.String()
+}
+
+// TenantCount returns the number of tenants in the server's table.
+func (s *Server) TenantCount() int {
+	s.tenants.mu.Lock()
+	defer s.tenants.mu.Unlock()
+	return len(s.tenants.m)
 }

@@ -65,7 +65,7 @@ func TestFaultDisconnect(t *testing.T) {
 		d    Dialect
 		path string
 	}{{Business, "/chat"}, {OpenAI, "/v1/chat/completions"}, {Anthropic, "/v1/messages"}} {
-		body := `{"bucket":"qa","seed":6,"faults":["disconnect"]}`
+		body := `{"bucket":"qa","mock_seed":6,"faults":["disconnect"]}`
 		x := postT(t, url+d.path, body)
 		if !errors.Is(x.err, io.ErrUnexpectedEOF) {
 			t.Errorf("%s: stream ended with %v, want an unexpected EOF", d.d, x.err)
@@ -208,7 +208,7 @@ func TestFaultMalformedJSON(t *testing.T) {
 	_, url := start(t, fastConfig())
 	for _, p := range []string{"/chat", "/v1/chat/completions", "/v1/messages"} {
 		for _, f := range []string{"", FaultMalformedJSON} {
-			x := postT(t, url+p, `{"bucket":"retrieval","seed":4,"faults":["`+f+`"]}`)
+			x := postT(t, url+p, `{"bucket":"retrieval","mock_seed":4,"faults":["`+f+`"]}`)
 			bad := 0
 			for _, e := range x.dataEvents() {
 				if e.data != "[DONE]" && !json.Valid([]byte(e.data)) {

@@ -99,6 +99,12 @@ func post(t testing.TB, ctx context.Context, url, body string) *exchange {
 // under way.
 func postWatch(t testing.TB, ctx context.Context, url, body string, first chan<- struct{}) *exchange {
 	t.Helper()
+	return postHeader(t, ctx, url, body, nil, first)
+}
+
+// postHeader is postWatch with extra request headers h.
+func postHeader(t testing.TB, ctx context.Context, url, body string, h http.Header, first chan<- struct{}) *exchange {
+	t.Helper()
 	var once sync.Once
 	signal := func() {
 		if first != nil {
@@ -109,6 +115,9 @@ func postWatch(t testing.TB, ctx context.Context, url, body string, first chan<-
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range h {
+		req.Header[k] = v
 	}
 	sent := time.Now()
 	resp, err := http.DefaultClient.Do(req)

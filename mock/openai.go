@@ -6,7 +6,8 @@ package mock
 // headers are not held), reasoning_content deltas when the request asked for
 // reasoning, tool_calls deltas (id, type and name first, then the arguments
 // in fragments), content deltas, a final chunk with an empty delta and
-// finish_reason "stop", a usage chunk (choices [] and usage) when
+// finish_reason "stop" ("length" when max_tokens or max_completion_tokens
+// cut the answer), a usage chunk (choices [] and usage) when
 // stream_options.include_usage is true, and "data: [DONE]". Every JSON chunk
 // has a top-level server_ms. Heartbeats are ": ping" comments.
 
@@ -83,7 +84,11 @@ func appendOpenAI(b []byte, s *Schedule, e *Event, serverMS, queueMS float64) []
 		b = appendInt(append(b, `{"tool_calls":[{"index":`...), e.Index)
 		b = append(appendString(append(b, `,"function":{"arguments":`...), e.Text), "}}]}"...)
 	case "finish":
-		b = append(b, `{},"finish_reason":"stop"}]`...)
+		if s.Truncated {
+			b = append(b, `{},"finish_reason":"length"}]`...)
+		} else {
+			b = append(b, `{},"finish_reason":"stop"}]`...)
+		}
 		return closeData(b, e, serverMS)
 	}
 	b = append(b, `,"finish_reason":null}]`...)

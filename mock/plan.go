@@ -86,8 +86,18 @@ type Schedule struct {
 	Dialect Dialect
 	Bucket  string
 	Tenant  string
-	// Seed is the seed the content and timings were drawn from.
+	// Seed is the mock seed: the timings, faults and ids were drawn from
+	// it, and the content too unless ContentSeed differs.
 	Seed int64
+	// ContentSeed is the seed the content was drawn from: the OpenAI or
+	// Anthropic "seed" of the request, else Seed.
+	ContentSeed int64
+	// MaxTokens is the request's output token limit (OpenAI max_tokens or
+	// max_completion_tokens, Anthropic max_tokens), 0 for none.
+	MaxTokens int
+	// Truncated reports that the stream stopped at MaxTokens: OpenAI
+	// finish_reason "length", Anthropic stop_reason "max_tokens".
+	Truncated bool
 	// Faults are the effective faults (the request's and Config.Faults).
 	Faults []string
 	// Status is the response status: 200, or the http_error fault's status
@@ -124,6 +134,7 @@ const (
 	streamContent = 0xc0ffee
 	streamTiming  = 0x7131ce
 	streamFault   = 0xfa017
+	streamIDs     = 0x1d5
 )
 
 // newRand returns the PRNG of one stream of a seed.
@@ -139,7 +150,7 @@ var promptTokens = map[string]int{
 // plan builds the schedule of a parsed request whose seed is decided.
 func plan(d Dialect, req *request, cfg *Config) *Schedule {
 	s := &Schedule{
-		Dialect: d, Bucket: req.bucket, Tenant: req.tenant, Seed: req.seed,
+		Dialect: d, Bucket: req.bucket, Tenant: req.tenant, Seed: req.seed, ContentSeed: req.seed, MaxTokens: req.maxTokens,
 		Faults: req.faults.names(), Status: 200, Hold: cfg.HoldHeadersUntilDequeue,
 		Buffered: req.faults.has(FaultBuffered), Model: req.model, IncludeUsage: req.includeUsage,
 	}
@@ -149,7 +160,10 @@ func plan(d Dialect, req *request, cfg *Config) *Schedule {
 	if s.Model == "" {
 		s.Model = DefaultConfig().Model
 	}
-	content, fault := newRand(req.seed, streamContent), newRand(req.seed, streamFault)
+	if req.hasContentSeed {
+		s.ContentSeed = req.contentSeed
+	}
+	content, fault := newRand(s.ContentSeed, streamContent), newRand(req.seed, streamFault)
 	if req.faults.has(FaultHTTPError) {
 		s.Status = req.httpStatus
 		if s.Status == 0 {
@@ -161,11 +175,12 @@ func plan(d Dialect, req *request, cfg *Config) *Schedule {
 		cfg: cfg, b: cfg.Buckets.get(req.bucket), faults: req.faults,
 		timing: newRand(req.seed, streamTiming), fault: fault,
 		txt: newTexts(content, req.bucket), marks: make(map[string]time.Duration, 8),
-		reasoning: req.reasoning, steps: make([]step, 0, 96),
+		reasoning: req.reasoning, steps: make([]step, 0, 96), maxTokens: req.maxTokens,
 	}
-	s.ID = hexID(content, 24)
-	c.run(req.bucket, content)
-	s.Marks = c.marks
+	ids := newRand(req.seed, streamIDs)
+	s.ID = hexID(ids, 24)
+	c.run(req.bucket, ids)
+	s.Marks, s.Truncated = c.marks, c.truncated
 	s.Usage = Usage{
 		InputTokens:     promptTokens[req.bucket] + req.questionLen/4,
 		OutputTokens:    c.use.output + c.use.reasoning,

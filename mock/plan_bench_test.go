@@ -11,7 +11,7 @@ func BenchmarkPlan(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				req, _ := parseRequest(d, []byte(`{"bucket":"`+BucketNames[i%5]+`","tenant":"t1"}`), global)
+				req, _ := parseRequest(d, []byte(`{"bucket":"`+BucketNames[i%5]+`","tenant":"t1"}`), "", global)
 				req.seed = int64(i)
 				plan(d, &req, &cfg)
 				i++

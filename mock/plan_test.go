@@ -163,11 +163,11 @@ func TestPlanErrors(t *testing.T) {
 func TestPlanMetadataControls(t *testing.T) {
 	cfg := DefaultConfig()
 	p, err := Plan(OpenAI, []byte(`{"model":"m","messages":[{"role":"user","content":"refund?"}],
-		"metadata":{"bucket":"single_tool","tenant":"t9","seed":"5","faults":"stall,buffered"}}`), cfg)
+		"metadata":{"bucket":"single_tool","tenant":"t9","seed":"5","mock_seed":"6","faults":"stall,buffered"}}`), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Bucket != BucketSingleTool || p.Tenant != "t9" || p.Seed != 5 || !slices.Equal(p.Faults, []string{FaultBuffered, FaultStall}) || p.Model != "m" {
+	if p.Bucket != BucketSingleTool || p.Tenant != "t9" || p.Seed != 6 || p.ContentSeed != 5 || !slices.Equal(p.Faults, []string{FaultBuffered, FaultStall}) || p.Model != "m" {
 		t.Errorf("metadata not applied: %+v", p)
 	}
 	q, _ := Plan(OpenAI, []byte(`{"bucket":"qa","metadata":{"bucket":"single_tool"}}`), cfg)

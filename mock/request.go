@@ -39,9 +39,16 @@ type request struct {
 	bucket, tenant, model string
 	// questionLen is the length in bytes of the question (business) or of
 	// the messages' text (OpenAI, Anthropic).
-	questionLen  int
-	seed         int64
-	hasSeed      bool
+	questionLen int
+	// seed is the mock's own seed: it pins the timings, the faults and the
+	// message and tool-call ids, and the content unless contentSeed is set.
+	seed    int64
+	hasSeed bool
+	// contentSeed is an OpenAI/Anthropic "seed": it pins only the content.
+	contentSeed    int64
+	hasContentSeed bool
+	// maxTokens is the request's output token limit, 0 for none.
+	maxTokens    int
 	faults       faultSet
 	httpStatus   int
 	reasoning    bool
@@ -55,6 +62,7 @@ type controlFields struct {
 	Bucket          string          `json:"bucket"`
 	Tenant          string          `json:"tenant"`
 	Seed            json.RawMessage `json:"seed"`
+	MockSeed        json.RawMessage `json:"mock_seed"`
 	Faults          json.RawMessage `json:"faults"`
 	HTTPErrorStatus json.RawMessage `json:"http_error_status"`
 	Reasoning       json.RawMessage `json:"reasoning"`
@@ -75,6 +83,8 @@ type wireRequest struct {
 	Thinking        struct {
 		Type string `json:"type"`
 	} `json:"thinking"`
+	MaxTokens           json.RawMessage `json:"max_tokens"`
+	MaxCompletionTokens json.RawMessage `json:"max_completion_tokens"`
 }
 
 // wireMessage is one chat message; content is a string or an array of parts.
@@ -83,9 +93,10 @@ type wireMessage struct {
 	Content json.RawMessage `json:"content"`
 }
 
-// parseRequest reads a request body of dialect d. An empty body means {}.
-// Global faults are added to the request's own.
-func parseRequest(d Dialect, body []byte, global faultSet) (request, error) {
+// parseRequest reads a request body of dialect d and the value of its
+// X-Usefullatency-Seed request header ("" when absent). An empty body means
+// {}. Global faults are added to the request's own.
+func parseRequest(d Dialect, body []byte, seedHeader string, global faultSet) (request, error) {
 	var w wireRequest
 	if len(bytes.TrimSpace(body)) > 0 {
 		if err := json.Unmarshal(body, &w); err != nil {
@@ -105,9 +116,14 @@ func parseRequest(d Dialect, body []byte, global faultSet) (request, error) {
 	if r.tenant == "" {
 		r.tenant = "default"
 	}
-	var err error
-	if r.seed, r.hasSeed, err = parseSeed(w.Seed); err != nil {
+	err := r.parseSeeds(d, &w, seedHeader)
+	if err != nil {
 		return request{}, err
+	}
+	if d != Business {
+		if r.maxTokens, err = parseMaxTokens(w.MaxTokens, w.MaxCompletionTokens); err != nil {
+			return request{}, err
+		}
 	}
 	if r.faults, err = parseFaultField(w.Faults, global); err != nil {
 		return request{}, err
@@ -124,6 +140,57 @@ func parseRequest(d Dialect, body []byte, global faultSet) (request, error) {
 	return r, nil
 }
 
+// parseSeeds sets the request's seeds. The mock's own seed, which pins the
+// timings, is mock_seed, else (business dialect only, whose body is the
+// mock's own format) seed, else the X-Usefullatency-Seed request header. In
+// the OpenAI and Anthropic dialects seed is the API's sampling seed: it
+// pins only the content, so many requests with one seed still get their
+// own timings.
+func (r *request) parseSeeds(d Dialect, w *wireRequest, header string) error {
+	var err error
+	if d != Business {
+		if r.contentSeed, r.hasContentSeed, err = parseSeed("seed", w.Seed); err != nil {
+			return err
+		}
+	}
+	type field struct {
+		name string
+		raw  json.RawMessage
+	}
+	own := []field{{"mock_seed", w.MockSeed}}
+	if d == Business {
+		own = append(own, field{"seed", w.Seed})
+	}
+	if header != "" {
+		own = append(own, field{SeedHeader + " header", json.RawMessage(strconv.Quote(header))})
+	}
+	for _, f := range own {
+		if r.seed, r.hasSeed, err = parseSeed(f.name, f.raw); err != nil || r.hasSeed {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseMaxTokens reads OpenAI max_tokens and max_completion_tokens (or
+// Anthropic max_tokens): the smaller of those given, 0 when neither is.
+func parseMaxTokens(fields ...json.RawMessage) (int, error) {
+	limit := 0
+	for i, raw := range fields {
+		if isAbsent(raw) {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+		if err != nil || n < 1 {
+			return 0, badRequest("%s must be a positive integer, got %s", [...]string{"max_tokens", "max_completion_tokens"}[i], raw)
+		}
+		if limit == 0 || n < limit {
+			limit = n
+		}
+	}
+	return limit, nil
+}
+
 // mergeControl returns top with its empty fields taken from meta.
 func mergeControl(top, meta controlFields) controlFields {
 	if top.Bucket == "" {
@@ -133,7 +200,7 @@ func mergeControl(top, meta controlFields) controlFields {
 		top.Tenant = meta.Tenant
 	}
 	for _, p := range [...]struct{ dst, src *json.RawMessage }{
-		{&top.Seed, &meta.Seed}, {&top.Faults, &meta.Faults},
+		{&top.Seed, &meta.Seed}, {&top.MockSeed, &meta.MockSeed}, {&top.Faults, &meta.Faults},
 		{&top.HTTPErrorStatus, &meta.HTTPErrorStatus}, {&top.Reasoning, &meta.Reasoning},
 	} {
 		if isAbsent(*p.dst) {
@@ -157,14 +224,14 @@ func unquote(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// parseSeed reads a seed given as a JSON integer or a string of one.
-func parseSeed(raw json.RawMessage) (int64, bool, error) {
+// parseSeed reads the named seed given as a JSON integer or a string of one.
+func parseSeed(name string, raw json.RawMessage) (int64, bool, error) {
 	if isAbsent(raw) {
 		return 0, false, nil
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(unquote(raw)), 10, 64)
 	if err != nil {
-		return 0, false, badRequest("seed must be an integer in the int64 range, got %s", raw)
+		return 0, false, badRequest("%s must be an integer in the int64 range, got %s", name, raw)
 	}
 	return n, true, nil
 }

@@ -29,7 +29,7 @@ func TestProbeRoundTrip(t *testing.T) {
 		for _, d := range []mock.Dialect{mock.Business, mock.OpenAI, mock.Anthropic} {
 			t.Run(fmt.Sprintf("%s/%s", bucket, d), func(t *testing.T) {
 				t.Parallel()
-				body := []byte(fmt.Sprintf(`{"bucket":%q,"tenant":"rt-%s-%s","question":"refund?","seed":7,"stream":true,"stream_options":{"include_usage":true}}`, bucket, bucket, d))
+				body := []byte(fmt.Sprintf(`{"bucket":%q,"tenant":"rt-%s-%s","question":"refund?","mock_seed":7,"stream":true,"stream_options":{"include_usage":true}}`, bucket, bucket, d))
 				plan, err := mock.Plan(d, body, cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -152,7 +152,7 @@ func TestFaultsThroughTheProbe(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
-			body := []byte(fmt.Sprintf(`{"bucket":%q,"tenant":"f-%s","question":"refund?","seed":3,"faults":[%q]}`, tc.bucket, tc.fault, tc.fault))
+			body := []byte(fmt.Sprintf(`{"bucket":%q,"tenant":"f-%s","question":"refund?","mock_seed":3,"faults":[%q]}`, tc.bucket, tc.fault, tc.fault))
 			idle := 30 * time.Second
 			if tc.fault == "stall" {
 				idle = time.Second // the stall lasts 1.5 s

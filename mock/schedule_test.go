@@ -21,7 +21,7 @@ func TestScheduleMatchesWire(t *testing.T) {
 		for _, b := range BucketNames {
 			t.Run(string(d.d)+"/"+b, func(t *testing.T) {
 				t.Parallel()
-				body := `{"bucket":"` + b + `","seed":31,"reasoning":true,"stream_options":{"include_usage":true}}`
+				body := `{"bucket":"` + b + `","mock_seed":31,"reasoning":true,"stream_options":{"include_usage":true}}`
 				p, err := Plan(d.d, []byte(body), cfg)
 				if err != nil {
 					t.Fatal(err)

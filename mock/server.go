@@ -14,8 +14,10 @@ import (
 // maxBody is the largest accepted request body, in bytes (1 MiB).
 const maxBody = 1 << 20
 
-// SeedHeader is the response header carrying the seed a request was served
-// with; sending it back as the body's seed replays the request exactly.
+// SeedHeader is the response header carrying the mock seed a request was
+// served with (the seed of its timings); sending it back as a request header
+// (or as the body's mock_seed) with the same body replays the request
+// exactly.
 const SeedHeader = "X-Usefullatency-Seed"
 
 // Server is the simulated assistant. Its methods are safe for concurrent use.
@@ -84,7 +86,11 @@ func (s *Server) Start(addr string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: msDuration(s.cfg.ReadHeaderTimeoutMS),
+		IdleTimeout:       msDuration(s.cfg.IdleTimeoutMS),
+	}
 	go s.srv.Serve(ln)
 	return "http://" + ln.Addr().String(), nil
 }
@@ -115,7 +121,7 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 			writeError(w, d, http.StatusBadRequest, "request body larger than 1 MiB")
 			return
 		}
-		req, err := parseRequest(d, body, s.global)
+		req, err := parseRequest(d, body, r.Header.Get(SeedHeader), s.global)
 		if re := (*RequestError)(nil); errors.As(err, &re) {
 			writeError(w, d, http.StatusBadRequest, re.Msg)
 			return

@@ -26,8 +26,8 @@ func TestSeedReproducesStream(t *testing.T) {
 		body string
 	}{
 		{Business, "/chat", `{"bucket":"multi_tool","tenant":"t","seed":123}`},
-		{OpenAI, "/v1/chat/completions", `{"bucket":"single_tool","seed":123,"reasoning_effort":"high","stream_options":{"include_usage":true}}`},
-		{Anthropic, "/v1/messages", `{"metadata":{"bucket":"timeout_recovery","seed":123},"thinking":{"type":"enabled"}}`},
+		{OpenAI, "/v1/chat/completions", `{"bucket":"single_tool","mock_seed":123,"reasoning_effort":"high","stream_options":{"include_usage":true}}`},
+		{Anthropic, "/v1/messages", `{"metadata":{"bucket":"timeout_recovery","mock_seed":123},"thinking":{"type":"enabled"}}`},
 	} {
 		a, b := postT(t, url+c.path, c.body), postT(t, url+c.path, c.body)
 		p, err := Plan(c.d, []byte(c.body), cfg)

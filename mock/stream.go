@@ -52,7 +52,8 @@ func (st *stream) run() {
 			return
 		}
 	}
-	sem := s.tenants.slots(sched.Tenant)
+	sem := s.tenants.acquire(sched.Tenant)
+	defer s.tenants.release(sched.Tenant)
 	if !st.acquire(sem) {
 		return
 	}

@@ -3,6 +3,8 @@ package options
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // runtimeKeys are the options of one run, not of the test: an archive
@@ -47,4 +49,35 @@ func FromArchiveJSON(raw json.RawMessage) (Options, error) {
 	o, err := FromScript(m)
 	o.Source = "archive"
 	return o, err
+}
+
+// FromConfigFile reads a k6 config file: a JSON object of options, as a
+// script exports them (Source "config file PATH"). It is the lowest layer,
+// under the script's options, the environment and the flags.
+func FromConfigFile(path string) (Options, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Options{}, fmt.Errorf("config file %s: %v", path, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Options{}, fmt.Errorf("config file %s: not a JSON object of options: %v", path, err)
+	}
+	o, err := FromScript(m)
+	o.Source = "config file " + path
+	if err != nil {
+		return o, fmt.Errorf("config file %s: %w", path, err)
+	}
+	return o, nil
+}
+
+// DefaultConfigFile is where k6 looks for its config file when --config
+// names none: loadimpact/k6/config.json under the user's config directory
+// ($XDG_CONFIG_HOME, else ~/.config, on Linux); "" when there is none.
+func DefaultConfigFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "loadimpact", "k6", "config.json")
 }

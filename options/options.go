@@ -114,6 +114,11 @@ type Options struct {
 	LocalIPs              string            `json:"localIPs,omitempty"`
 	DNS                   *DNS              `json:"dns,omitempty"`
 	Hosts                 map[string]string `json:"hosts,omitempty"`
+	// TLSVersion, TLSCipherSuites and TLSAuth are read from scripts only,
+	// as in k6.
+	TLSVersion      *TLSVersions `json:"tlsVersion,omitempty"`
+	TLSCipherSuites []string     `json:"tlsCipherSuites,omitempty"`
+	TLSAuth         []TLSAuth    `json:"tlsAuth,omitempty"`
 
 	// The options below are accepted for compatibility and have no effect
 	// (see the README's command line table).

@@ -32,12 +32,15 @@ var scriptOptions = map[string]scriptOption{
 	"insecureSkipTLSVerify":    func(o *Options, v any) (err error) { o.InsecureSkipTLS, err = toBool(v); return err },
 	"executionSegment":         func(o *Options, v any) (err error) { o.ExecutionSegment, err = toString(v); return err },
 	"executionSegmentSequence": func(o *Options, v any) (err error) { o.ExecutionSegmentSequence, err = toString(v); return err },
+	"tlsVersion":               func(o *Options, v any) (err error) { o.TLSVersion, err = parseTLSVersion(v); return err },
+	"tlsCipherSuites":          func(o *Options, v any) (err error) { o.TLSCipherSuites, err = parseCipherSuites(v); return err },
+	"tlsAuth":                  func(o *Options, v any) (err error) { o.TLSAuth, err = parseTLSAuth(v); return err },
 }
 
 // unsupportedK6Options are k6 options this runner knows by name but does
 // not implement; they are ignored with a more precise warning.
 var unsupportedK6Options = map[string]bool{
-	"cloud": true, "ext": true, "tlsAuth": true, "tlsCipherSuites": true, "tlsVersion": true,
+	"cloud": true, "ext": true,
 }
 
 // FromScript reads the options a script exports (export const options =
@@ -45,7 +48,7 @@ var unsupportedK6Options = map[string]bool{
 // float64, string and bool. It understands vus, duration, iterations,
 // stages, scenarios, thresholds, summaryTrendStats, summaryTimeUnit, tags,
 // setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment,
-// executionSegmentSequence and the options of the k6Options table (noSetup,
+// executionSegmentSequence, tlsVersion, tlsCipherSuites, tlsAuth and the options of the k6Options table (noSetup,
 // maxRedirects, dns, ...). Other keys are ignored and reported in
 // Options.Warnings; null values count as unset. Type errors, unknown
 // scenario fields and missing required scenario fields are returned

@@ -54,16 +54,16 @@ func TestFromScriptStages(t *testing.T) {
 func TestFromScriptWarnings(t *testing.T) {
 	o, err := FromScript(map[string]any{
 		"foo":                   int64(1),
-		"tlsVersion":            "tls1.2",
+		"ext":                   map[string]any{},
 		"discardResponseBodies": true,
 		"noSummary":             true,
 		"vus":                   int64(2),
 	})
 	checkErrors(t, err)
 	want := []string{
+		`k6 option "ext" is not supported and was ignored`,
 		`unknown option "foo" ignored`,
 		`unknown option "noSummary" ignored`,
-		`k6 option "tlsVersion" is not supported and was ignored`,
 	}
 	if !slices.Equal(o.Warnings, want) || *o.VUs != 2 || !o.DiscardResponseBodies {
 		t.Fatalf("warnings = %q", o.Warnings)

@@ -3,6 +3,7 @@ package options
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -40,11 +41,28 @@ func checkTimeUnit(s string) error {
 	return fmt.Errorf("invalid time unit %q: want s, ms or us", s)
 }
 
+// checkCIDRs names every entry of list that is neither a CIDR range
+// ("10.0.0.0/8") nor an IP address.
+func checkCIDRs(list []string) error {
+	var bad []string
+	for _, s := range list {
+		if _, err := netip.ParsePrefix(s); err != nil {
+			if _, err := netip.ParseAddr(s); err != nil {
+				bad = append(bad, strconv.Quote(s))
+			}
+		}
+	}
+	if bad == nil {
+		return nil
+	}
+	return fmt.Errorf("invalid IP range %s: want CIDR ranges such as 10.0.0.0/8", strings.Join(bad, ", "))
+}
+
 // Validate checks consolidated options and returns every problem at once,
 // each a one-line FieldError naming the option, scenario and field:
 // summaryTrendStats entries, summaryTimeUnit, the timeouts, the execution
 // segment and sequence (the segment must be one of the sequence's
-// segments), and every scenario (see Scenario.Validate); there must be at
+// segments), blacklistIPs, and every scenario (see Scenario.Validate); there must be at
 // least one scenario.
 func (o Options) Validate() []error {
 	return append(o.validateSettings(), o.validateScenarios()...)
@@ -59,6 +77,7 @@ func (o Options) validateSettings() []error {
 	p.check(o.TeardownTimeout >= 0, "teardownTimeout", errNegative)
 	_, err := o.ExecutionTuple()
 	p.add("executionSegment", err)
+	p.add("blacklistIPs", checkCIDRs(o.BlacklistIPs))
 	return p.errs
 }
 

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"time"
 
 	live "github.com/usefullatency/usefullatency/aggregate"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/result"
 )
 
@@ -47,7 +47,7 @@ func newAggregator(p Params) (Output, error) {
 		}
 		interval = d
 	}
-	log := p.Stderr
+	log := p.Log
 	if log == nil {
 		log = io.Discard
 	}
@@ -65,7 +65,7 @@ func newAggregator(p Params) (Output, error) {
 }
 
 // Description names the output for the banner.
-func (a *Aggregator) Description() string { return "aggregator (" + redactURL(a.url) + ")" }
+func (a *Aggregator) Description() string { return "aggregator (" + redact.URL(a.url) + ")" }
 
 // Start begins the periodic posts.
 func (a *Aggregator) Start() error {
@@ -78,13 +78,4 @@ func (a *Aggregator) Start() error {
 func (a *Aggregator) Stop() error {
 	a.sender.Stop()
 	return nil
-}
-
-// redactURL hides a password in a URL.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
 }

@@ -115,31 +115,29 @@ func appendPoint(b []byte, s *metrics.Sample) []byte {
 	b = s.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","value":`...)
 	b = strconv.AppendFloat(b, s.Value, 'f', -1, 64)
-	b = append(b, `,"tags":{`...)
-	for i, k := range metrics.SortedNames(s.Tags) {
+	b = append(b, `,"tags":`...)
+	b = appendJSONPairs(b, s.Tags)
+	if len(s.Metadata) > 0 {
+		b = append(b, `,"metadata":`...)
+		b = appendJSONPairs(b, s.Metadata)
+	}
+	b = append(b, `},"metric":`...)
+	b = appendJSONString(b, s.Metric.Name)
+	return append(b, "}\n"...)
+}
+
+// appendJSONPairs appends pairs as a JSON object with sorted keys.
+func appendJSONPairs(b []byte, pairs metrics.Tags) []byte {
+	b = append(b, '{')
+	for i, k := range metrics.SortedNames(pairs) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, k)
 		b = append(b, ':')
-		b = appendJSONString(b, s.Tags[k])
+		b = appendJSONString(b, pairs[k])
 	}
-	b = append(b, '}')
-	if len(s.Metadata) > 0 {
-		b = append(b, `,"metadata":{`...)
-		for i, k := range metrics.SortedNames(s.Metadata) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendJSONString(b, s.Metadata[k])
-		}
-		b = append(b, '}')
-	}
-	b = append(b, `},"metric":`...)
-	b = appendJSONString(b, s.Metric.Name)
-	return append(b, "}\n"...)
+	return append(b, '}')
 }
 
 // appendJSONString appends s as a JSON string: plain printable ASCII as is,

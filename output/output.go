@@ -38,9 +38,10 @@ type Params struct {
 	Env map[string]string
 	// Registry holds the run's metrics (thresholds, submetrics).
 	Registry *metrics.Registry
-	// Stdout is where "-" outputs write; Stderr takes their warnings (nil
-	// discards them).
-	Stdout, Stderr io.Writer
+	// Stdout is where "-" outputs write.
+	Stdout io.Writer
+	// Log is where outputs write warnings (WARN lines); nil discards them.
+	Log io.Writer
 	// APIAddress is the address the run's REST API listens on, "" when
 	// it serves none.
 	APIAddress string

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )
@@ -34,6 +36,9 @@ type PrometheusRW struct {
 	pushes     int
 	failures   int
 	lastErr    error
+	// log receives the cardinality warnings; warned reports the first.
+	log    io.Writer
+	warned bool
 }
 
 var _ Output = (*PrometheusRW)(nil)
@@ -53,7 +58,14 @@ type promConfig struct {
 	headers map[string]string
 	// insecure skips TLS certificate verification.
 	insecure bool
+	// maxSeries caps the aggregates kept (one per metric and tag set,
+	// K6_PROMETHEUS_RW_MAX_SERIES); samples of further tag sets are
+	// dropped and counted. Must be > 0. Defaults to 100,000.
+	maxSeries int
 }
+
+// defaultMaxSeries is the default cap on series (aggregates).
+const defaultMaxSeries = 100_000
 
 // promPushTimeout bounds one push request, so a stalled endpoint delays the
 // end of the run by at most this much.
@@ -64,7 +76,11 @@ func newPrometheusRW(p Params) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &PrometheusRW{cfg: cfg, client: newPromClient(cfg), agg: newPromAggregator(cfg.stats)}
+	o := &PrometheusRW{cfg: cfg, client: newPromClient(cfg), agg: newPromAggregator(cfg.stats), log: p.Log}
+	if o.log == nil {
+		o.log = io.Discard
+	}
+	o.agg.maxSeries = cfg.maxSeries
 	o.buf = newBuffer(cfg.interval, o.push)
 	o.buf.flushIdle = true // every push resends the aggregates since the start
 	return o, nil
@@ -74,7 +90,7 @@ func newPrometheusRW(p Params) (Output, error) {
 // argument is the server URL and wins over the environment. Every invalid
 // setting is reported at once.
 func promSettings(p Params) (promConfig, error) {
-	cfg := promConfig{url: "http://localhost:9090/api/v1/write", interval: 5 * time.Second}
+	cfg := promConfig{url: "http://localhost:9090/api/v1/write", interval: 5 * time.Second, maxSeries: defaultMaxSeries}
 	var errs []error
 	if v := p.Env["K6_PROMETHEUS_RW_SERVER_URL"]; v != "" {
 		cfg.url = v
@@ -83,7 +99,7 @@ func promSettings(p Params) (promConfig, error) {
 		cfg.url = p.Arg
 	}
 	if u, err := url.Parse(cfg.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs = append(errs, fmt.Errorf("server URL %q: want an http:// or https:// URL", cfg.url))
+		errs = append(errs, fmt.Errorf("server URL %q: want an http:// or https:// URL", redact.URL(cfg.url)))
 	}
 	if v := p.Env["K6_PROMETHEUS_RW_PUSH_INTERVAL"]; v != "" {
 		d, err := options.ParseDuration(v)
@@ -104,6 +120,13 @@ func promSettings(p Params) (promConfig, error) {
 	cfg.username, cfg.password = p.Env["K6_PROMETHEUS_RW_USERNAME"], p.Env["K6_PROMETHEUS_RW_PASSWORD"]
 	if cfg.headers, err = parseHeaderList(p.Env["K6_PROMETHEUS_RW_HTTP_HEADERS"]); err != nil {
 		errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_HTTP_HEADERS: %w", err))
+	}
+	if v := p.Env["K6_PROMETHEUS_RW_MAX_SERIES"]; v != "" {
+		if n, err := strconv.Atoi(v); err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("K6_PROMETHEUS_RW_MAX_SERIES %q: want a positive integer", v))
+		} else {
+			cfg.maxSeries = n
+		}
 	}
 	if v := p.Env["K6_PROMETHEUS_RW_INSECURE_SKIP_TLS_VERIFY"]; v != "" {
 		if cfg.insecure, err = strconv.ParseBool(v); err != nil {
@@ -129,9 +152,9 @@ func parseHeaderList(s string) (map[string]string, error) {
 	return out, nil
 }
 
-// Description names the output for the banner.
+// Description names the output for the banner, the URL redacted.
 func (o *PrometheusRW) Description() string {
-	return "experimental-prometheus-rw (" + o.cfg.url + ")"
+	return "experimental-prometheus-rw (" + redact.URL(o.cfg.url) + ")"
 }
 
 // Start starts the periodic pushes.
@@ -148,11 +171,15 @@ func (o *PrometheusRW) AddSamples(s []metrics.Sample) { o.buf.add(s) }
 // carries the aggregates since the start.
 func (o *PrometheusRW) Stop() error {
 	_ = o.buf.stop() // push reports its failures in o.failures, not here
+	if o.agg.dropped > 0 {
+		fmt.Fprintf(o.log, "WARN experimental-prometheus-rw: %d samples of tag sets beyond the cap of %d series were not pushed (K6_PROMETHEUS_RW_MAX_SERIES)\n",
+			o.agg.dropped, o.cfg.maxSeries)
+	}
 	if o.failures == 0 {
 		return nil
 	}
-	msg := strings.Join(strings.Fields(o.lastErr.Error()), " ")
-	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, o.cfg.url, msg)
+	msg := redact.Text(strings.Join(strings.Fields(o.lastErr.Error()), " "))
+	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, redact.URL(o.cfg.url), msg)
 }
 
 // push folds a batch of samples into the aggregates and sends every
@@ -161,6 +188,11 @@ func (o *PrometheusRW) Stop() error {
 // counts a failed push and returns nil: Stop reports the failures.
 func (o *PrometheusRW) push(batch []metrics.Sample) error {
 	o.agg.add(batch)
+	if o.agg.dropped > 0 && !o.warned {
+		o.warned = true
+		fmt.Fprintf(o.log, "WARN experimental-prometheus-rw: %d series (metric × tag set) reached, the cap; samples of new tag sets are dropped — "+
+			"a tag with a value per request (an id, a full URL) makes a series per request; raise K6_PROMETHEUS_RW_MAX_SERIES to keep more\n", o.cfg.maxSeries)
+	}
 	if o.agg.empty() {
 		return nil
 	}

@@ -81,9 +81,13 @@ type promAggregator struct {
 	order  []*promSeries
 	// labelNames caches sanitised tag names.
 	labelNames map[string]string
-	key        []byte
-	labels     []promLabel
-	values     []float64
+	// maxSeries caps len(order), 0 for no cap; dropped counts the samples
+	// of tag sets that found the cap reached.
+	maxSeries int
+	dropped   int64
+	key       []byte
+	labels    []promLabel
+	values    []float64
 }
 
 func newPromAggregator(stats []trendStat) *promAggregator {
@@ -97,11 +101,16 @@ func (a *promAggregator) empty() bool { return len(a.order) == 0 }
 func (a *promAggregator) add(batch []metrics.Sample) {
 	for i := range batch {
 		s := &batch[i]
-		a.seriesOf(s).sink.Add(s.Value)
+		if ser := a.seriesOf(s); ser != nil {
+			ser.sink.Add(s.Value)
+		} else {
+			a.dropped++
+		}
 	}
 }
 
-// seriesOf returns the series of a sample, creating it on first sight.
+// seriesOf returns the series of a sample, creating it on first sight; nil
+// when the sample's series is new and maxSeries are held already.
 func (a *promAggregator) seriesOf(s *metrics.Sample) *promSeries {
 	a.labels = a.labels[:0]
 	for _, k := range metrics.SortedNames(s.Tags) {
@@ -127,6 +136,9 @@ func (a *promAggregator) seriesOf(s *metrics.Sample) *promSeries {
 	}
 	if ser, ok := byKey[string(a.key)]; ok {
 		return ser
+	}
+	if a.maxSeries > 0 && len(a.order) >= a.maxSeries {
+		return nil
 	}
 	ser := &promSeries{metric: s.Metric, sink: metrics.NewSink(s.Metric.Type), names: promNames(s.Metric, a.stats)}
 	ser.nameAt = sort.Search(len(a.labels), func(i int) bool { return a.labels[i].name > "__name__" })

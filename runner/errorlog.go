@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // errorLog prints iteration errors once per distinct message, with the VU
@@ -20,7 +22,7 @@ func newErrorLog(w io.Writer) *errorLog {
 }
 
 func (l *errorLog) log(vu, iter int64, err error) {
-	msg := err.Error()
+	msg := redact.Text(err.Error())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.seen[msg]++
@@ -29,5 +31,7 @@ func (l *errorLog) log(vu, iter int64, err error) {
 	}
 	first, _, _ := strings.Cut(msg, "\n")
 	rest := strings.TrimPrefix(msg, first)
-	fmt.Fprintf(l.w, "ERRO %s  vu=%d iter=%d (further identical errors are counted, not printed)%s\n", first, vu, iter, rest)
+	// The fields end the first line, where logline finds them; the stack
+	// follows as the rest of the record.
+	fmt.Fprintf(l.w, "ERRO %s (further identical errors are counted, not printed)  vu=%d iter=%d source=stacktrace%s\n", first, vu, iter, rest)
 }

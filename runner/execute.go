@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/executor"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -99,7 +101,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	if err := e.initVUs(runCtx); err != nil {
 		if runCtx.Err() != nil {
 			ctl.end(StatusInterrupted)
-			return e.exitCode(ctx.Err() != nil, 0, false), nil
+			return e.interrupted("VU initialisation", ctx.Err() != nil)
 		}
 		return initExit(err), err
 	}
@@ -108,6 +110,9 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	code, proceed, err := e.run(runCtx)
 	if !proceed {
 		ctl.end(StatusInterrupted)
+		if runCtx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
+			return e.interrupted("setup()", ctx.Err() != nil)
+		}
 		return code, err
 	}
 	signaled := ctx.Err() != nil
@@ -150,10 +155,28 @@ func (e *execution) run(ctx context.Context) (code int, proceed bool, err error)
 	return code, true, err
 }
 
+// interrupted ends a run stopped (by a signal when signaled, else through
+// the REST API) before its scenarios started, during stage: the summary and
+// exports are written as for any stopped run, teardown does not run, and
+// the exit code is ExitSignal (or ExitStoppedFromAPI).
+func (e *execution) interrupted(stage string, signaled bool) (int, error) {
+	code := e.exitCode(signaled, 0, false)
+	err := exitf(code, "the test was interrupted during %s", stage)
+	if serr := e.summarize(); serr != nil {
+		return code, errors.Join(err, serr)
+	}
+	return code, err
+}
+
 // prepare applies thresholds, tags and the execution segment and builds
 // the scenarios' executors.
 func (e *execution) prepare() error {
 	o, run := e.cfg.Options, e.t.Run
+	if o.SummaryExport != "" {
+		if err := checkWritable(o.SummaryExport); err != nil {
+			return fmt.Errorf("--summary-export: %w", err)
+		}
+	}
 	if !o.NoThresholds {
 		var err error
 		// Under the engine's lock: the REST API may read the metrics.
@@ -338,7 +361,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 func (e *execution) startOutputs() error {
 	for _, spec := range e.cfg.Options.Out {
 		o, err := output.New(spec, output.Params{Env: e.cfg.Env, Registry: e.t.Run.Registry, Stdout: e.cfg.Stdout,
-			Stderr: e.cfg.Stderr, APIAddress: e.cfg.APIAddress, Result: e.resultSnapshot})
+			Log: e.cfg.Stderr, APIAddress: e.cfg.APIAddress, Result: e.resultSnapshot})
 		if err != nil {
 			e.stopOutputs()
 			return err
@@ -358,7 +381,7 @@ func (e *execution) startOutputs() error {
 func (e *execution) stopOutputs() {
 	for _, o := range e.outputs {
 		if err := o.Stop(); err != nil {
-			fmt.Fprintf(e.cfg.Stderr, "ERRO output %s: %v\n", o.Description(), err)
+			fmt.Fprintf(e.cfg.Stderr, "ERRO output %s: %s\n", o.Description(), redact.Text(err.Error()))
 		}
 	}
 	e.outputs = nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/summary"
 )
@@ -81,7 +82,7 @@ func WriteSummary(main *js.VU, in summary.Input, o SummaryOptions, read func(fun
 		if err == nil {
 			return errors.Join(errs...)
 		}
-		fmt.Fprintf(o.Stderr, "ERRO handleSummary() failed, printing the default summary: %v\n", err)
+		fmt.Fprintf(o.Stderr, "ERRO handleSummary() failed, printing the default summary: %s\n", redact.Text(err.Error()))
 	}
 	if !o.NoSummary {
 		fmt.Fprint(o.Stdout, text)

@@ -35,16 +35,29 @@ type Test struct {
 // as __ENV. Syntax errors and init exceptions exit 107; invalid script
 // options 104.
 func Load(path string, env map[string]string, log io.Writer) (*Test, error) {
+	return LoadContext(context.Background(), path, env, log)
+}
+
+// LoadContext is Load whose init code is interrupted when ctx ends (a
+// signal while the script loads, even in an endless loop): it then returns
+// an *ExitError with ExitSignal.
+func LoadContext(ctx context.Context, path string, env map[string]string, log io.Writer) (*Test, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, exitf(ExitInvalidConfig, "script %s: %v", path, strings.TrimPrefix(err.Error(), "stat "+path+": "))
 	}
-	return LoadConfig(path, js.Config{CacheDir: js.DefaultCacheDir()}, env, log)
+	return LoadConfigContext(ctx, path, js.Config{CacheDir: js.DefaultCacheDir()}, env, log)
 }
 
 // LoadConfig is Load with cfg saying where the bundle reads its files (an
 // archive's, see js.Config.Files) and who sees them read; the main script
 // is not looked for on the disk first.
 func LoadConfig(path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
+	return LoadConfigContext(context.Background(), path, cfg, env, log)
+}
+
+// LoadConfigContext is LoadConfig whose init code is interrupted when ctx
+// ends, as in LoadContext.
+func LoadConfigContext(ctx context.Context, path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
 	b, err := js.NewBundleConfig(path, cfg)
 	if err != nil {
 		return nil, &ExitError{Code: ExitScriptException, Err: err}
@@ -54,8 +67,11 @@ func LoadConfig(path string, cfg js.Config, env map[string]string, log io.Writer
 		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
 		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
 	}
-	main, err := b.NewVU(context.Background(), 0, run)
+	main, err := b.NewVU(ctx, 0, run)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, exitf(ExitSignal, "interrupted while loading the script (init code)")
+		}
 		return nil, &ExitError{Code: initExit(err), Err: err}
 	}
 	for _, w := range b.Warnings() {

@@ -60,7 +60,11 @@ func NewClient(opts ClientOptions) *Client {
 			c.wire = newWirePool(opts.dialTimeout(), opts.idleConns())
 		}
 	}
-	c.hc = &http.Client{Transport: rt}
+	// Redirects are followed by the exchange, by the request's policy, on
+	// both paths.
+	c.hc = &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}
 	return c
 }
 
@@ -93,6 +97,8 @@ func newTransport(opts ClientOptions) *http.Transport {
 		MaxIdleConns:        idle * 4,
 		MaxIdleConnsPerHost: idle,
 		IdleConnTimeout:     90 * time.Second,
+		// Requests may lower the limit (Request.MaxHeaderSize).
+		MaxResponseHeaderBytes: DefaultMaxHeaderSize,
 	}
 	if opts.DisableHTTP2 {
 		t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}

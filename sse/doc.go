@@ -128,6 +128,16 @@
 //	protocol_error   the response was malformed or its Content-Encoding
 //	                 could not be decoded
 //	event_too_large  an event exceeded Request.MaxEventSize
+//	response_too_large
+//	                 the headers exceeded Request.MaxHeaderSize, the
+//	                 decoded body Request.MaxResponseSize, or the body
+//	                 decoded to more than 100 times its encoded size past
+//	                 its first MiB (a compression bomb); timings, events
+//	                 and text read before are kept
+//	redirect_error   a redirect was refused: more than
+//	                 Request.MaxRedirects, https to http without
+//	                 Request.AllowInsecureRedirect, or a Location that is
+//	                 not an http(s) URL; Status is the redirect's
 //	stream_error     the stream reported an error (OpenAI {"error": …},
 //	                 Anthropic error event, event type error)
 //	callback_error   Request.OnOpen, Request.OnEvent or a function

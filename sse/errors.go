@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // The error codes of Result.ErrorCode. Each request ends in exactly one
@@ -26,6 +28,8 @@ const (
 	CodeReset          = "reset"
 	CodeProtocol       = "protocol_error"
 	CodeEventTooLarge  = "event_too_large"
+	CodeTooLarge       = "response_too_large"
+	CodeRedirect       = "redirect_error"
 	CodeStreamError    = "stream_error"
 	CodeCallback       = "callback_error"
 	CodeCanceled       = "canceled"
@@ -112,6 +116,8 @@ func transportCode(err error) string {
 		invalid x509.CertificateInvalidError
 	)
 	switch {
+	case errors.Is(err, httpsafe.ErrTooLarge), strings.Contains(err.Error(), "server response headers exceeded"):
+		return CodeTooLarge
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &host),
 		errors.As(err, &invalid), errors.As(err, &recErr), errors.As(err, &alert),
 		strings.Contains(err.Error(), "tls: "):

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // Limits of the exchange.
@@ -50,7 +52,7 @@ type exchange struct {
 	settled  bool          // done is closed
 	handoff  *handoff      // the caller parses the response (callbacks)
 	retry    bool          // a reused connection was closed before any response byte
-	redirect bool          // a redirect: net/http follows it
+	redirect *redirection  // the response was a redirect to follow
 }
 
 // newExchange prepares an exchange with the request's defaults applied.
@@ -76,37 +78,59 @@ func (x *exchange) abort(cause error) {
 	}
 }
 
-// run performs the exchange; the outcome lands in x.res.
+// run performs the exchange, redirects included; the outcome lands in
+// x.res.
 func (x *exchange) run(parent context.Context) {
 	if err := x.req.Validate(); err != nil {
 		x.res.fail(CodeInvalidRequest, strings.ReplaceAll(err.Error(), "\n", "; "))
-		return
-	}
-	hreq, err := x.newHTTPRequest()
-	if err != nil {
-		x.res.fail(CodeInvalidRequest, err.Error())
 		return
 	}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
 	deadline := time.AfterFunc(x.req.Timeout, func() { x.abort(errTimeout) })
 	defer deadline.Stop()
 	x.markSent()
-	if addr, ok := x.client.wireAddr(hreq, &x.req); ok {
-		if !x.runWire(parent, hreq, addr) {
-			return
-		}
-		if hreq, err = x.newHTTPRequest(); err != nil { // a redirect: net/http follows it
-			x.res.fail(CodeInvalidRequest, err.Error())
+	for followed := 1; ; followed++ {
+		r := x.send()
+		if r == nil || !x.redirectTo(r, followed) {
 			return
 		}
 	}
-	resp, err := x.client.hc.Do(hreq.WithContext(x.ctx))
+}
+
+// send performs one request of the exchange, on the reactor or through
+// net/http; it returns the redirect to follow, or nil when the exchange
+// ended.
+func (x *exchange) send() *redirection {
+	hreq, err := x.newHTTPRequest()
+	if err != nil {
+		x.res.fail(CodeInvalidRequest, err.Error())
+		return nil
+	}
+	x.redirect = nil
+	if addr, ok := x.client.wireAddr(hreq, &x.req); ok {
+		x.runWire(hreq, addr)
+		return x.redirect
+	}
+	interim := new(int64)
+	resp, err := x.client.hc.Do(hreq.WithContext(x.countInterim(interim)))
 	if err != nil {
 		x.failTransport(err)
 		x.cancel(nil)
-		return
+		return nil
+	}
+	if n := *interim + headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
+		resp.Body.Close()
+		x.res.fail(CodeTooLarge, headerLimit(x.req.MaxHeaderSize).Error())
+		x.cancel(nil)
+		return nil
+	}
+	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
+		resp.Body.Close()
+		return r
 	}
 	x.receive(resp)
+	return nil
 }
 
 // markSent records the send time and the schedule lag.
@@ -138,7 +162,7 @@ func (x *exchange) newHTTPRequest() (*http.Request, error) {
 	setDefault(hreq.Header, "Accept", "text/event-stream")
 	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
 	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
-	x.reqBytes = requestSize(hreq, len(x.req.Body))
+	x.reqBytes += requestSize(hreq, len(x.req.Body))
 	return hreq, nil
 }
 
@@ -155,7 +179,12 @@ func (x *exchange) failTransport(err error) {
 		x.res.fail(code, msg)
 		return
 	}
-	x.res.fail(transportCode(err), innerMessage(err))
+	code := transportCode(err)
+	if code == CodeTooLarge {
+		x.res.fail(code, headerLimit(x.req.MaxHeaderSize).Error())
+		return
+	}
+	x.res.fail(code, innerMessage(err))
 }
 
 // receive handles the response: headers, status, content type, stream.
@@ -168,7 +197,7 @@ func (x *exchange) receive(resp *http.Response) {
 	}
 	x.meter = &meter{r: resp.Body, last: &x.lastByte, clock: x.clock}
 	x.lastByte.Store(int64(x.clock()))
-	body, err := decodeBody(resp.Header.Get("Content-Encoding"), x.meter)
+	body, err := x.limitedBody(resp.Header.Get("Content-Encoding"))
 	switch {
 	case err != nil:
 		x.res.fail(CodeProtocol, err.Error())
@@ -307,7 +336,10 @@ func (x *exchange) failStream(err error) {
 	var cb *CallbackError
 	var big *tooLargeError
 	var se *streamError
+	var lim *httpsafe.LimitError
 	switch {
+	case errors.As(err, &lim):
+		x.res.fail(CodeTooLarge, lim.Error())
 	case errors.As(err, &cb):
 		x.res.fail(CodeCallback, cb.Error())
 	case errors.As(err, &big):

@@ -2,12 +2,17 @@ package sse
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 )
 
 // handoffLimit is how many bytes a connection may have waiting for a slow
 // reader before the reactor stops reading it (TCP then slows the server).
 const handoffLimit = 1 << 20
+
+// handoffReads counts the reads queued to every handoff of the process,
+// for the tests: a connection at its end must not be read again and again.
+var handoffReads atomic.Int64
 
 // handoff carries a connection's bytes from the reactor to a goroutine that
 // parses them itself: a request whose stream runs JavaScript callbacks is
@@ -51,6 +56,7 @@ func (h *handoff) push(c *wireConn, b []byte, at time.Time, err error) {
 		a.b = append([]byte(nil), b...)
 	}
 	h.queue = append(h.queue, a)
+	handoffReads.Add(1)
 	h.queued += len(b)
 	if !h.paused && (err != nil || h.queued > handoffLimit) {
 		h.paused = true // at the end, or too far ahead of the reader

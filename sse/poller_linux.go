@@ -64,13 +64,16 @@ func (p *poller) add(fd int) error {
 }
 
 // watch turns reading readiness of fd on or off (a connection whose reader
-// is behind, or at its end, is not read until it catches up).
+// is behind, or at its end, is not read until it catches up). Off takes fd
+// out of the epoll set: EPOLLHUP and EPOLLERR can't be masked, so a closed
+// or reset connection left in the set with no events would still be
+// reported at every wait.
 func (p *poller) watch(fd int, on bool) {
-	ev := unix.EpollEvent{Fd: int32(fd)}
 	if on {
-		ev.Events = unix.EPOLLIN
+		_ = p.add(fd) // EEXIST when it was never taken out
+		return
 	}
-	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, fd, &ev)
+	p.remove(fd)
 }
 
 // remove stops watching fd.

@@ -1,6 +1,10 @@
 package sse
 
-import "regexp"
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+)
 
 // Predicate decides whether a moment of the stream has been reached. The
 // client evaluates a request's predicates after every event until each first
@@ -26,6 +30,9 @@ type PredicateContext struct {
 	JSON *JSONTracker
 	// FirstText reports whether non-whitespace visible text has arrived.
 	FirstText bool
+	// matchers are the request's incremental text matchers, one per text
+	// predicate; nil outside a request (then text predicates rescan Text).
+	matchers map[*textPredicate]*textMatcher
 }
 
 // FuncPredicate adapts a function, such as a JavaScript (ctx) => bool, to
@@ -75,12 +82,24 @@ func (p *equalsPredicate) Eval(c *PredicateContext) (bool, error) {
 }
 
 // textPredicate holds when the regular expression matches the visible text
-// so far.
-type textPredicate struct{ re *regexp.Regexp }
+// so far. Within a request it scans each byte of the text once (see
+// textMatcher), so its cost is linear in the stream.
+type textPredicate struct {
+	re   *regexp.Regexp
+	prog *syntax.Prog
+}
 
 // Eval implements Predicate.
 func (p *textPredicate) Eval(c *PredicateContext) (bool, error) {
-	return p.re.MatchString(c.Text), nil
+	if c.matchers == nil {
+		return p.re.MatchString(c.Text), nil
+	}
+	m := c.matchers[p]
+	if m == nil {
+		m = newTextMatcherProg(p.prog)
+		c.matchers[p] = m
+	}
+	return m.match(c.Text), nil
 }
 
 // jsonFieldsPredicate holds when every path is complete in the visible
@@ -180,4 +199,17 @@ func jsonPaths(p Predicate, into map[string]bool) {
 			jsonPaths(r, into)
 		}
 	}
+}
+
+// hasText reports whether p is or contains a text predicate.
+func hasText(p Predicate) bool {
+	switch q := p.(type) {
+	case *textPredicate:
+		return true
+	case *anyPredicate:
+		return slices.ContainsFunc(q.ps, hasText)
+	case *allPredicate:
+		return slices.ContainsFunc(q.ps, hasText)
+	}
+	return false
 }

@@ -16,22 +16,29 @@ type predicates struct {
 	reached    []point
 	left       int // marks not reached yet
 	json       *JSONTracker
+	matchers   map[*textPredicate]*textMatcher
 	ctx        PredicateContext
 	cls        *Classifier
 }
 
 // newPredicates binds the request's predicates; a JSON tracker is created
-// when any of them uses jsonFields.
+// when any of them uses jsonFields, text matchers when any uses text.
 func newPredicates(req *Request, cls *Classifier) *predicates {
 	p := &predicates{useful: req.Useful, cls: cls, names: req.markNames()}
 	paths := map[string]bool{}
+	texts := false
 	if p.useful != nil {
 		jsonPaths(p.useful, paths)
+		texts = hasText(p.useful)
 	}
 	for _, n := range p.names {
 		p.marks = append(p.marks, req.Marks[n])
 		p.labels = append(p.labels, "marks."+n)
 		jsonPaths(req.Marks[n], paths)
+		texts = texts || hasText(req.Marks[n])
+	}
+	if texts {
+		p.matchers = map[*textPredicate]*textMatcher{}
 	}
 	p.reached, p.left = make([]point, len(p.marks)), len(p.marks)
 	if len(paths) > 0 {
@@ -55,7 +62,7 @@ func (p *predicates) eval(ev *Event, s *stream) error {
 	}
 	p.ctx = PredicateContext{
 		State: s.content.state, Text: s.content.text.String(), Event: ev,
-		ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok,
+		ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok, matchers: p.matchers,
 	}
 	if err := p.evalUseful(ev.At, s.tl); err != nil {
 		return err

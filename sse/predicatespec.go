@@ -145,7 +145,11 @@ func parseText(v any, path string) (Predicate, error) {
 	if err != nil {
 		return nil, predErr(path, fmt.Sprintf("invalid regular expression %q: %v", s, err))
 	}
-	return &textPredicate{re: re}, nil
+	prog, err := compileProg(s)
+	if err != nil {
+		return nil, predErr(path, fmt.Sprintf("invalid regular expression %q: %v", s, err))
+	}
+	return &textPredicate{re: re, prog: prog}, nil
 }
 
 // parseJSONFields parses {jsonFields: [...]}.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // Defaults of Request's zero values.
@@ -18,6 +20,12 @@ const (
 	DefaultIdleTimeout = 30 * time.Second
 	// DefaultMaxEventSize is the largest accepted event, 1 MiB.
 	DefaultMaxEventSize = 1 << 20
+	// DefaultMaxRedirects is how many redirects a request follows.
+	DefaultMaxRedirects = httpsafe.DefaultMaxRedirects
+	// DefaultMaxResponseSize bounds a response body after decoding, 64 MiB.
+	DefaultMaxResponseSize = httpsafe.DefaultMaxResponseSize
+	// DefaultMaxHeaderSize bounds a response's headers, 10 MiB.
+	DefaultMaxHeaderSize = httpsafe.DefaultMaxHeaderBytes
 )
 
 // Request describes one streaming request.
@@ -70,6 +78,28 @@ type Request struct {
 	// ScheduledAt is when the iteration was due; zero leaves
 	// Timings.ScheduleLag nil.
 	ScheduledAt time.Time
+	// MaxRedirects is how many redirects are followed; zero defaults to
+	// DefaultMaxRedirects (10), a negative value follows none. One more
+	// fails the request with redirect_error.
+	MaxRedirects int
+	// SensitiveHeaders lists request headers dropped, besides
+	// httpsafe.CredentialHeaders (Authorization, Proxy-Authorization,
+	// Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key), when a redirect
+	// changes the host or the scheme.
+	SensitiveHeaders []string
+	// AllowInsecureRedirect lets a redirect go from https to http; without
+	// it such a redirect fails the request with redirect_error.
+	AllowInsecureRedirect bool
+	// MaxResponseSize bounds the response body after content decoding, in
+	// bytes; defaults to DefaultMaxResponseSize (64 MiB). A larger body, or
+	// one that decodes to more than 100 times its encoded size past its
+	// first MiB, fails the request with response_too_large.
+	MaxResponseSize int64
+	// MaxHeaderSize bounds the response's status line and headers, in
+	// bytes; defaults to DefaultMaxHeaderSize (10 MiB, net/http's limit),
+	// which is also its largest value. More fails the request with
+	// response_too_large.
+	MaxHeaderSize int
 }
 
 // withDefaults returns a copy of r with its zero values replaced.
@@ -89,6 +119,15 @@ func (r *Request) withDefaults() Request {
 	}
 	if c.MaxEventSize == 0 {
 		c.MaxEventSize = DefaultMaxEventSize
+	}
+	if c.MaxRedirects == 0 {
+		c.MaxRedirects = DefaultMaxRedirects
+	}
+	if c.MaxResponseSize == 0 {
+		c.MaxResponseSize = DefaultMaxResponseSize
+	}
+	if c.MaxHeaderSize == 0 {
+		c.MaxHeaderSize = DefaultMaxHeaderSize
 	}
 	if d, err := ParseDialect(string(c.Dialect)); err == nil {
 		c.Dialect = d
@@ -118,12 +157,23 @@ func (r *Request) Validate() error {
 	if r.MaxEventSize < 0 {
 		add("maxEventSize must not be negative")
 	}
+	if r.MaxResponseSize < 0 {
+		add("maxResponseSize must not be negative")
+	}
+	if r.MaxHeaderSize < 0 || r.MaxHeaderSize > DefaultMaxHeaderSize {
+		add("maxHeaderSize %d is outside 0..%d bytes (10 MiB)", r.MaxHeaderSize, DefaultMaxHeaderSize)
+	}
 	for _, name := range r.markNames() {
 		if r.Marks[name] == nil {
 			add("mark %q has no predicate", name)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// redirectPolicy returns the policy of the request's redirects.
+func (r *Request) redirectPolicy() httpsafe.Policy {
+	return httpsafe.Policy{Max: max(r.MaxRedirects, 0), Sensitive: r.SensitiveHeaders, AllowDowngrade: r.AllowInsecureRedirect}
 }
 
 // markNames returns the mark names in sorted order.

@@ -53,6 +53,9 @@ type wireConn struct {
 	lastAt  time.Time // the latest stamp of the exchange's reads
 	got     int64     // bytes read during this exchange
 	keep    bool      // the connection may serve another exchange after this one
+
+	headLimit bool // the response head is being read: headLeft bounds it
+	headLeft  int  // bytes the response head may still take
 }
 
 // arrival returns when the bytes being parsed were read.
@@ -61,6 +64,20 @@ func (c *wireConn) arrival() time.Time { return c.readAt }
 // Read hands the coroutine the bytes the reactor read, yielding to the
 // reactor while there are none (or hands a handoff's reader its bytes).
 func (c *wireConn) Read(p []byte) (int, error) {
+	if c.headLimit {
+		if c.headLeft <= 0 {
+			return 0, headerLimit(c.x.req.MaxHeaderSize)
+		}
+		p = p[:min(len(p), c.headLeft)]
+		n, err := c.read(p)
+		c.headLeft -= n
+		return n, err
+	}
+	return c.read(p)
+}
+
+// read is Read without the header limit.
+func (c *wireConn) read(p []byte) (int, error) {
 	if c.h != nil {
 		return c.h.read(c, p)
 	}
@@ -93,9 +110,14 @@ func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
 		return false
 	}
 	x.done, x.ended = make(chan struct{}), make(chan struct{})
-	x.settled, x.retry, x.redirect = false, false, false
+	x.settled, x.retry, x.redirect = false, false, nil
 	x.now = c.arrival
 	x.wc.Store(c)
+	if x.ctx.Err() != nil {
+		// The timer's abort may have run before the store: it found no
+		// connection to interrupt, so the exchange interrupts itself.
+		c.r.interrupt(c, x)
+	}
 	c.x, c.sending, c.started, c.err, c.got, c.keep = x, true, false, nil, 0, false
 	c.lastAt = time.Time{}
 	c.br = wireReaders.Get().(*bufio.Reader)
@@ -144,8 +166,8 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err err
 func (c *wireConn) readable(buf, oob []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return
+	if c.closed || (c.h != nil && c.h.paused) {
+		return // paused: an event of the batch that took it out of the set
 	}
 	n, rx, wouldBlock, err := readFD(c.fd, buf, oob)
 	if wouldBlock {

@@ -2,6 +2,7 @@ package sse
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -444,40 +446,92 @@ func TestHandoffSlowReader(t *testing.T) {
 	}
 }
 
+// pathSeeds are responses to start the fuzzing of both paths from.
+var pathSeeds = []string{
+	"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: hi\n\n",
+	"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n8\r\ndata: a\n\n\r\n0\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: x\n\n",
+	"HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: ping\n\ndata: [DONE]\n\n",
+	"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\n\r\nbusy",
+	"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>",
+	"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+	"HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 0\r\n\r\n",
+	"HTTP/1.0 200\r\n\r\n",
+	"garbage\r\n\r\n",
+	"",
+}
+
 // FuzzPathsAgree writes arbitrary bytes as a response and checks that the
-// reactor and net/http read them the same way: the same outcome, status,
-// text and events.
+// reactor (in its two modes) and net/http read them the same way: the same
+// outcome, status, text and events.
 func FuzzPathsAgree(f *testing.F) {
-	for _, seed := range []string{
-		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: hi\n\n",
-		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n8\r\ndata: a\n\n\r\n0\r\n\r\n",
-		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: x\n\n",
-		"HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: ping\n\ndata: [DONE]\n\n",
-		"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\n\r\nbusy",
-		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>",
-		"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-		"HTTP/1.0 200\r\n\r\n",
-		"garbage\r\n\r\n",
-		"",
-	} {
+	for _, seed := range pathSeeds {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, resp []byte) {
-		url, _ := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
-			if req, err := http.ReadRequest(r); err == nil {
-				_, _ = io.Copy(io.Discard, req.Body)
-				_, _ = c.Write(resp)
-			}
-		})
-		var got [2]*Result
-		for i, only := range []bool{false, true} {
-			got[i] = NewClient(ClientOptions{NetHTTPOnly: only}).Do(context.Background(),
-				&Request{URL: url + "/", Dialect: DialectRaw, Timeout: 5 * time.Second, IdleTimeout: time.Second})
+		pathsAgree(t, resp, Request{Timeout: 5 * time.Second, IdleTimeout: time.Second, MaxRedirects: -1})
+	})
+}
+
+// FuzzLimitsAgree is FuzzPathsAgree with limits in play: the response may
+// get a header line of 8 KiB (past the request's 4 KiB maxHeaderSize) and
+// up to 255 KiB of events after it (past its 16 KiB maxResponseSize); the
+// limits cut every path alike.
+func FuzzLimitsAgree(f *testing.F) {
+	for i, seed := range pathSeeds {
+		f.Add([]byte(seed), i%2 == 0, uint8(i*7))
+	}
+	f.Fuzz(func(t *testing.T, resp []byte, pad bool, events uint8) {
+		if len(resp) > 2<<10 {
+			t.Skip("the head must stay clear of the 4 KiB limit unless padded")
 		}
-		a, b := got[0], got[1]
-		if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events {
-			t.Errorf("reactor %q %q status %d text %q events %d; net/http %q %q status %d text %q events %d",
-				a.ErrorCode, a.Error, a.Status, a.Text, a.Events, b.ErrorCode, b.Error, b.Status, b.Text, b.Events)
+		pathsAgree(t, hostileResponse(resp, pad, int(events)), Request{Timeout: 5 * time.Second, IdleTimeout: time.Second,
+			MaxHeaderSize: 4 << 10, MaxResponseSize: 16 << 10, MaxRedirects: -1})
+	})
+}
+
+// pathsAgree serves resp to req on every path and compares the outcomes.
+// Where one path stops at the header limit, the others must fail too: a
+// head past the limit may be malformed further on, which net/http finds
+// before it can tell its size.
+func pathsAgree(t *testing.T, resp []byte, req Request) {
+	url, _ := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
+		if req, err := http.ReadRequest(r); err == nil {
+			_, _ = io.Copy(io.Discard, req.Body)
+			_, _ = c.Write(resp)
 		}
 	})
+	req.URL, req.Dialect = url+"/", DialectRaw
+	var got [3]*Result
+	for p := range paths {
+		c, r := onPath(p, req)
+		got[p] = c.Do(context.Background(), r)
+	}
+	for p := 1; p < len(paths); p++ {
+		a, b := got[0], got[p]
+		if headLimited(a, b) || headLimited(b, a) {
+			continue
+		}
+		if a.ErrorCode != b.ErrorCode || a.Status != b.Status || a.Text != b.Text || a.Events != b.Events {
+			t.Errorf("reactor %q %q status %d text %q events %d; %s %q %q status %d text %q events %d",
+				a.ErrorCode, a.Error, a.Status, a.Text, a.Events, paths[p].name, b.ErrorCode, b.Error, b.Status, b.Text, b.Events)
+		}
+	}
+}
+
+// headLimited reports whether a stopped at the header limit and b failed
+// too.
+func headLimited(a, b *Result) bool {
+	return a.ErrorCode == CodeTooLarge && strings.Contains(a.Error, "maxHeaderSize") && b.Failed()
+}
+
+// hostileResponse returns resp with an 8 KiB header line after its first
+// line when pad is set, followed by events events of 1 KiB.
+func hostileResponse(resp []byte, pad bool, events int) []byte {
+	out := resp
+	if i := bytes.Index(resp, []byte("\r\n")); pad && i >= 0 {
+		out = slices.Concat(resp[:i+2], []byte("X-Pad: "+strings.Repeat("p", 8<<10)+"\r\n"), resp[i+2:])
+	}
+	event := "data: " + strings.Repeat("e", 1016) + "\n\n"
+	return append(slices.Clone(out), strings.Repeat(event, events)...)
 }

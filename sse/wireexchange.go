@@ -2,7 +2,6 @@ package sse
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -32,41 +31,45 @@ func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
 // runWire performs the exchange on the reactor. A reused connection that
 // fails before any response byte is replaced once by a new one, as net/http
 // does: when nothing of the request was written, or when the request may
-// be sent twice (see replayable). It returns true when net/http must take
-// over (a redirect).
-func (x *exchange) runWire(parent context.Context, hreq *http.Request, addr string) bool {
+// be sent twice (see replayable). A redirect response ends it with
+// x.redirect set.
+func (x *exchange) runWire(hreq *http.Request, addr string) {
 	for fresh := false; ; fresh = true {
 		msg, err := x.message(hreq)
 		if err != nil {
 			x.res.fail(CodeInvalidRequest, err.Error())
-			return false
+			return
 		}
 		c, err := x.client.wire.get(x.ctx, addr, fresh, x, hreq)
 		if err != nil {
 			putMessage(msg)
 			x.failTransport(err)
-			return false
+			return
 		}
-		written, err := c.send(msg.Bytes(), x.req.Timeout)
+		written, err := c.send(msg.Bytes(), x.remaining())
 		putMessage(msg) // not kept for the stream's life: a retry writes it anew
 		if err != nil {
 			if c.reused && !fresh && x.ctx.Err() == nil && (written == 0 || replayable(hreq)) {
 				continue
 			}
 			x.failTransport(err)
-			return false
+			return
 		}
-		x.follow(parent, c, hreq)
-		switch {
-		case x.retry && !fresh:
+		x.follow(c, hreq)
+		if x.retry && !fresh {
 			continue
-		case x.redirect:
+		}
+		if x.redirect != nil {
 			x.wc.Store(nil)
 			x.now = time.Now
-			return true
 		}
-		return false
+		return
 	}
+}
+
+// remaining is the time left before the request's timeout, at least 1 ms.
+func (x *exchange) remaining() time.Duration {
+	return max(x.req.Timeout-time.Since(x.sent), time.Millisecond)
 }
 
 // messages recycles the buffers requests are written into.
@@ -83,6 +86,9 @@ func (x *exchange) message(hreq *http.Request) (*bytes.Buffer, error) {
 	}
 	b := messages.Get().(*bytes.Buffer)
 	b.Reset()
+	if hreq.ContentLength > 0 {
+		b.Grow(int(hreq.ContentLength) + 4<<10) // one copy of a large body, not one per doubling
+	}
 	if err := hreq.Write(b); err != nil {
 		putMessage(b)
 		return nil, err
@@ -100,10 +106,10 @@ func putMessage(b *bytes.Buffer) {
 // follow sees the response through: it waits for the coroutine, or parses
 // the handed-off response itself so that the callbacks run on this
 // goroutine.
-func (x *exchange) follow(parent context.Context, c *wireConn, hreq *http.Request) {
+func (x *exchange) follow(c *wireConn, hreq *http.Request) {
 	h := x.handoff
 	if h == nil {
-		x.await(parent, c)
+		x.await(c)
 		return
 	}
 	x.receiveWire(c, hreq)
@@ -116,10 +122,14 @@ func (x *exchange) follow(parent context.Context, c *wireConn, hreq *http.Reques
 // servers usually end the body right after the terminal event, and waiting
 // that long returns the connection to the pool before the caller's next
 // request.
-func (x *exchange) await(parent context.Context, c *wireConn) {
+//
+// It watches the exchange's own context (its timeout, and the parent's
+// end): whatever ended it, the coroutine is interrupted, so no timeout is
+// lost to a race with the connection's set-up.
+func (x *exchange) await(c *wireConn) {
 	select {
 	case <-x.done:
-	case <-parent.Done():
+	case <-x.ctx.Done():
 		c.r.interrupt(c, x)
 		<-x.done
 	}
@@ -165,8 +175,8 @@ func (x *exchange) receiveWire(c *wireConn, hreq *http.Request) {
 		return
 	}
 	c.keep = !resp.Close
-	if isRedirect(resp) && x.ctx.Err() == nil {
-		x.redirect, c.keep = true, false
+	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
+		x.redirect, c.keep = r, false
 		return
 	}
 	resp.Body = &wireBody{ReadCloser: resp.Body, c: c, h: x.handoff}
@@ -197,6 +207,8 @@ const maxInterim = 5
 
 // readResponse reads the response head, skipping 1xx interim responses.
 func readResponse(c *wireConn, hreq *http.Request) (*http.Response, error) {
+	c.headLimit, c.headLeft = true, c.x.req.MaxHeaderSize
+	defer func() { c.headLimit = false }()
 	for range maxInterim + 1 {
 		resp, err := http.ReadResponse(c.br, hreq)
 		if err != nil {
@@ -207,14 +219,4 @@ func readResponse(c *wireConn, hreq *http.Request) (*http.Response, error) {
 		}
 	}
 	return nil, fmt.Errorf("more than %d 1xx informational responses", maxInterim)
-}
-
-// isRedirect reports a redirect net/http's client would follow.
-func isRedirect(resp *http.Response) bool {
-	switch resp.StatusCode {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
-		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		return resp.Header.Get("Location") != ""
-	}
-	return false
 }

@@ -51,6 +51,13 @@ const named = http.batch({ home: 'http://a/', api: { method: 'GET', url: 'http:/
 const jar = http.cookieJar();
 jar.set('http://a/', 'session', 'x', { path: '/', http_only: true, max_age: 60 });
 const mine = new http.CookieJar();
+const upload: Response = http.post('http://a/upload', { file: http.file('x', 'a.txt', 'text/plain'), note: 'n' }, {
+  compression: 'gzip, br', auth: 'digest',
+});
+const item = http.url`http://a/items/${upload.status}`;
+const itemName: string = item.name;
+const items = http.batch([item, 'http://a/']);
+const byTemplate: Response = http.get(item);
 const withCookies = http.get('http://a/', { cookies: { a: 'b', s: { value: 'y', replace: true } }, jar: mine });
 const sessions: string[] = jar.cookiesForURL('http://a/')['session'];
 const setBy: number = (withCookies.cookies['id']?.[0]?.expires ?? 0) + sessions.length;

@@ -1,12 +1,25 @@
 /**
  * Type declarations for `k6/http` as usefullatency implements it: k6's
  * request functions, response object, batch, asyncRequest and response
- * callbacks, cookie jars. http.file, http.url and the compression param are
- * not implemented yet.
+ * callbacks, cookie jars, http.file (multipart bodies) and http.url
+ * templates.
  */
 declare module 'k6/http' {
-  /** A request body: a string, bytes, a form object (URL-encoded) or none. */
-  export type RequestBody = string | ArrayBuffer | ArrayBufferView | Record<string, string | number | boolean | Array<string | number>> | null | undefined;
+  /** A file part of a multipart body, from http.file(). */
+  export interface FileData {
+    data: string | ArrayBuffer | ArrayBufferView;
+    filename: string;
+    content_type: string;
+  }
+
+  /** A request body: a string, bytes, a form object (URL-encoded; multipart when a value is an http.file) or none. */
+  export type RequestBody = string | ArrayBuffer | ArrayBufferView | Record<string, string | number | boolean | FileData | Array<string | number>> | null | undefined;
+
+  /** What http.url`…` returns: the URL and its name tag, the template with ${} placeholders. */
+  export interface URLTemplate {
+    url: string;
+    name: string;
+  }
 
   /** Statuses a response callback counts as expected; from expectedStatuses(). */
   export interface ExpectedStatuses {
@@ -23,14 +36,22 @@ declare module 'k6/http' {
     redirects?: number;
     /** How the body is returned: text (default), binary (ArrayBuffer) or none (null). */
     responseType?: 'text' | 'binary' | 'none';
-    /** Only basic authentication, from the credentials in the URL. */
-    auth?: 'basic';
+    /** Authentication with the credentials in the URL: basic (the default) or digest. */
+    auth?: 'basic' | 'digest';
+    /** Compress the body with these codings, in order, comma separated; sets Content-Encoding. */
+    compression?: string;
     /** Expected statuses for http_req_failed and the expected_response tag; null for none. */
     responseCallback?: ExpectedStatuses | null;
     /** Cookies of this request; replace: true takes the place of the jar's cookie of the same name. */
     cookies?: Record<string, string | { value: string; replace?: boolean }>;
     /** The jar to use instead of the VU's; null for none. */
     jar?: CookieJar | null;
+    /** This build's own: largest response body, bytes or '64MiB' (default); more sets error and error_code 1000. */
+    maxResponseSize?: number | string;
+    /** This build's own: headers dropped on a redirect to another host or scheme, besides the credential headers. */
+    sensitiveHeaders?: string[];
+    /** This build's own: lets a redirect go from https to http; default false. */
+    allowInsecureRedirect?: boolean;
   }
 
   export interface CookieOptions {
@@ -113,17 +134,18 @@ declare module 'k6/http' {
   /** One request of a batch: a URL (GET), [method, url, body, params] or an object. */
   export type BatchRequest =
     | string
+    | URLTemplate
     | [string, string, RequestBody?, Params?]
     | { method?: string; url: string; body?: RequestBody; params?: Params };
 
-  export function request(method: string, url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
-  export function get(url: string | { toString(): string }, params?: Params | null): Response;
-  export function head(url: string | { toString(): string }, params?: Params | null): Response;
-  export function post(url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
-  export function put(url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
-  export function patch(url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
-  export function del(url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
-  export function options(url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function request(method: string, url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function get(url: string | URLTemplate | { toString(): string }, params?: Params | null): Response;
+  export function head(url: string | URLTemplate | { toString(): string }, params?: Params | null): Response;
+  export function post(url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function put(url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function patch(url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function del(url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
+  export function options(url: string | URLTemplate | { toString(): string }, body?: RequestBody, params?: Params | null): Response;
   export function asyncRequest(method: string, url: string | { toString(): string }, body?: RequestBody, params?: Params | null): Promise<Response>;
   export function batch(requests: BatchRequest[]): Response[];
   export function batch<K extends string>(requests: Record<K, BatchRequest>): Record<K, Response>;
@@ -131,6 +153,10 @@ declare module 'k6/http' {
   export function setResponseCallback(callback: ExpectedStatuses | null): void;
   /** The VU's cookie jar, emptied at each iteration. */
   export function cookieJar(): CookieJar;
+  /** A file for a multipart body; filename defaults to the time in ns, contentType to application/octet-stream. */
+  export function file(data: string | ArrayBuffer | ArrayBufferView, filename?: string, contentType?: string): FileData;
+  /** The tagged template http.url`https://host/items/${id}`: requests to it are named by the template. */
+  export function url(strings: TemplateStringsArray, ...values: unknown[]): URLTemplate;
 
   export const TLS_1_0: 'tls1.0';
   export const TLS_1_1: 'tls1.1';
@@ -141,7 +167,7 @@ declare module 'k6/http' {
     request: typeof request; get: typeof get; head: typeof head; post: typeof post; put: typeof put;
     patch: typeof patch; del: typeof del; options: typeof options; asyncRequest: typeof asyncRequest;
     batch: typeof batch; expectedStatuses: typeof expectedStatuses; setResponseCallback: typeof setResponseCallback;
-    cookieJar: typeof cookieJar; CookieJar: typeof CookieJar;
+    cookieJar: typeof cookieJar; CookieJar: typeof CookieJar; file: typeof file; url: typeof url;
     TLS_1_0: typeof TLS_1_0; TLS_1_1: typeof TLS_1_1; TLS_1_2: typeof TLS_1_2; TLS_1_3: typeof TLS_1_3;
   };
   export default http;

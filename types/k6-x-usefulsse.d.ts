@@ -80,6 +80,16 @@ declare module 'k6/x/usefulsse' {
     pricing?: Pricing;
     /** Content types accepted besides text/event-stream. */
     contentTypes?: string[];
+    /** Redirects to follow; default the maxRedirects option (10); 0 follows none. More fail with redirect_error. */
+    maxRedirects?: number;
+    /** Headers dropped on a redirect to another host or scheme, besides Authorization, Proxy-Authorization, Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key. */
+    sensitiveHeaders?: string[];
+    /** Lets a redirect go from https to http; default false (redirect_error). */
+    allowInsecureRedirect?: boolean;
+    /** Largest response body after decoding: bytes or '64MiB' (default); more fails with response_too_large. */
+    maxResponseSize?: number | string;
+    /** Largest response head (status line and headers): bytes or '10MiB' (default and maximum). */
+    maxHeaderSize?: number | string;
   }
 
   /** One SSE event as the probe classified it. */

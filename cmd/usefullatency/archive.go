@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -58,7 +59,9 @@ func buildArchive(f *runFlags, script string, env map[string]string, stderr io.W
 		defer mu.Unlock()
 		files[name] = data
 	}
-	loaded, err := loadTest(script, env, stderr, record)
+	cfg := f.jsConfig()
+	cfg.OnRead = record
+	loaded, err := loadTest(context.Background(), script, env, stderr, cfg)
 	if err != nil {
 		return nil, failExit(stderr, err), false
 	}

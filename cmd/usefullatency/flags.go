@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -38,6 +39,36 @@ type runFlags struct {
 	logOutput       string
 	logFormat       string
 	address         string
+	config          string
+	offline         bool
+	noRemoteCache   bool
+}
+
+// configLayer reads the options of the k6 config file: --config, else
+// K6_CONFIG, else k6's default file when it exists; no file is no options.
+func (f *runFlags) configLayer() (options.Options, error) {
+	path := f.config
+	if path == "" {
+		path = os.Getenv("K6_CONFIG")
+	}
+	if path == "" {
+		path = options.DefaultConfigFile()
+		if _, err := os.Stat(path); path == "" || err != nil {
+			return options.Options{}, nil
+		}
+	}
+	return options.FromConfigFile(path)
+}
+
+// jsConfig is how the script's remote modules are fetched: cached in
+// js.DefaultCacheDir unless --no-remote-cache, from the cache only with
+// --offline.
+func (f *runFlags) jsConfig() js.Config {
+	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline}
+	if f.noRemoteCache {
+		cfg.CacheDir = ""
+	}
+	return cfg
 }
 
 func newRunFlags(stderr io.Writer) *runFlags {
@@ -57,6 +88,9 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.noSummary, "no-summary", false, "do not print the end-of-test summary")
 	fs.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no banner and no progress")
+	fs.StringVarP(&f.config, "config", "c", "", "JSON config file of options, under the script's (default: loadimpact/k6/config.json in the user config directory, when it exists; also K6_CONFIG)")
+	fs.BoolVar(&f.offline, "offline", false, "fetch no remote module: use the module cache only, and fail at once on one not cached")
+	fs.BoolVar(&f.noRemoteCache, "no-remote-cache", false, "keep no copy of remote modules in the module cache, and read none from it")
 	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")

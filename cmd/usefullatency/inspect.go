@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -22,7 +23,7 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	_, opts, code, ok := loadScript(f, script, env, stderr, stderr)
+	_, opts, code, ok := loadScript(context.Background(), f, script, env, stderr, stderr)
 	if !ok {
 		return code
 	}

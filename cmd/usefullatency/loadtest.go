@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"strings"
 
 	"github.com/usefullatency/usefullatency/archive"
 	"github.com/usefullatency/usefullatency/js"
@@ -17,11 +21,15 @@ import (
 // an archive (told apart by content, as k6 does, whatever the file's
 // name). For an archive the files come from it, __ENV is its environment
 // with env on top, and its options take the place of the script's.
-// onRead, when set, sees every file the test reads.
-func loadTest(name string, env map[string]string, console io.Writer, onRead func(string, []byte)) (*loadedTest, error) {
+// cfg says how remote modules are fetched and cached; its OnRead, when
+// set, sees every file the test reads.
+func loadTest(ctx context.Context, name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
 	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) && !strings.Contains(name, "://") {
+		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: no such file or directory", name)}
+	}
 	if err != nil || !archive.IsArchive(data) {
-		test, err := loadScriptFile(name, err, env, console, onRead)
+		test, err := runner.LoadConfigContext(ctx, name, cfg, env, console)
 		if err != nil {
 			return nil, err
 		}
@@ -40,7 +48,7 @@ func loadTest(name string, env map[string]string, console io.Writer, onRead func
 		arcEnv = map[string]string{}
 	}
 	maps.Copy(arcEnv, env)
-	test, err := runner.LoadConfig(arc.MainPath(), js.Config{Files: arc, OnRead: onRead}, arcEnv, console)
+	test, err := runner.LoadConfigContext(ctx, arc.MainPath(), js.Config{Files: arc, OnRead: cfg.OnRead}, arcEnv, console)
 	if err != nil {
 		return nil, err
 	}
@@ -54,14 +62,4 @@ type loadedTest struct {
 	Layer options.Options
 	// Env is __ENV.
 	Env map[string]string
-}
-
-// loadScriptFile loads a script from the disk; readErr is why it could
-// not be read, if it could not.
-func loadScriptFile(name string, readErr error, env map[string]string, console io.Writer,
-	onRead func(string, []byte)) (*runner.Test, error) {
-	if onRead == nil || readErr != nil {
-		return runner.Load(name, env, console)
-	}
-	return runner.LoadConfig(name, js.Config{CacheDir: js.DefaultCacheDir(), OnRead: onRead}, env, console)
 }

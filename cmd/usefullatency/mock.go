@@ -25,7 +25,7 @@ type mockFlags struct {
 
 // add registers the flags; prefix is "" for `mock` and "mock-" for `run`.
 func (m *mockFlags) add(fs *pflag.FlagSet, prefix string) {
-	fs.Int64Var(&m.seed, prefix+"seed", 0, "seed of requests that carry none (same seed, same streams)")
+	fs.Int64Var(&m.seed, prefix+"seed", 0, "seed of requests that carry no mock_seed (same seed, same streams)")
 	fs.StringVar(&m.config, prefix+"config", "", "JSON file overriding the mock's latencies, slots and faults")
 	fs.StringVar(&m.faults, prefix+"faults", "", "faults applied to every request, comma separated")
 	fs.BoolVar(&m.holdHeaders, prefix+"hold-headers", false, "send headers after dequeue, queue time in Server-Timing")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/usefullatency/usefullatency/api"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
 	"github.com/usefullatency/usefullatency/runner"
@@ -37,7 +38,11 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
 	defer closeConsole()
-	test, opts, code, ok := loadScript(f, script, env, console, stderr)
+	// Signals are handled from here on, so that one during the init code
+	// (even an endless loop) or setup() stops the run with 105.
+	ctx, stop := signalContext(stderr)
+	defer stop()
+	test, opts, code, ok := loadScript(ctx, f, script, env, console, stderr)
 	if !ok {
 		return code
 	}
@@ -55,15 +60,13 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		defer srv.Close()
 		apiAddr = srv.Addr()
 	}
-	ctx, stop := signalContext(stderr)
-	defer stop()
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
 		Env: options.EnvMap(os.Environ()), Control: ctl, APIAddress: apiAddr,
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+		fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
 		if code == 0 {
 			code = runner.ExitInvalidConfig
 		}
@@ -79,8 +82,8 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 
 // loadScript loads the script and consolidates its options with the
 // flags; on failure it prints why and returns the exit code.
-func loadScript(f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
-	loaded, err := loadTest(script, env, console, nil)
+func loadScript(ctx context.Context, f *runFlags, script string, env map[string]string, console, stderr io.Writer) (*runner.Test, options.Options, int, bool) {
+	loaded, err := loadTest(ctx, script, env, console, f.jsConfig())
 	if err != nil {
 		return nil, options.Options{}, failExit(stderr, err), false
 	}
@@ -103,7 +106,11 @@ func consolidate(f *runFlags, script options.Options) (options.Options, error) {
 	if err != nil {
 		return options.Options{}, err
 	}
-	opts, err := options.Consolidate(script, envLayer, flagLayer)
+	configLayer, err := f.configLayer()
+	if err != nil {
+		return options.Options{}, err
+	}
+	opts, err := options.Consolidate(configLayer, script, envLayer, flagLayer)
 	if err != nil {
 		return opts, err
 	}
@@ -179,7 +186,7 @@ func isTerminal(w io.Writer) bool {
 
 // fail prints err on one line and returns code.
 func fail(stderr io.Writer, code int, err error) int {
-	fmt.Fprintln(stderr, "ERRO "+oneLine(err))
+	fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
 	return code
 }
 

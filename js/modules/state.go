@@ -129,3 +129,20 @@ func (s *SharedStore) GetOrBuild(name string, build func() (any, error)) (any, e
 	s.values[name] = v
 	return v, nil
 }
+
+// IntOption returns the whole number the consolidated options hold under
+// name (a k6 option such as "maxRedirects"), and whether they hold one.
+func (r *Run) IntOption(name string) (int, bool) {
+	if r == nil {
+		return 0, false
+	}
+	switch v := r.Options[name].(type) {
+	case float64:
+		return int(v), true
+	case int64:
+		return int(v), true
+	case int:
+		return v, true
+	}
+	return 0, false
+}

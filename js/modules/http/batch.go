@@ -61,7 +61,7 @@ func (h *HTTP) batchCall(v sobek.Value) (*call, error) {
 	rt := h.vu.Runtime()
 	undef := sobek.Undefined()
 	switch x := v.Export().(type) {
-	case string:
+	case string, *urlTemplate:
 		return h.prepare(http.MethodGet, v, undef, undef)
 	case []any:
 		arr := v.ToObject(rt)

@@ -13,13 +13,19 @@ import (
 // requestBody encodes the body argument: a string as is, an ArrayBuffer or
 // typed array as its bytes, an object as a form
 // (application/x-www-form-urlencoded, set unless the script set a
-// Content-Type), null or undefined as no body.
+// Content-Type) or, when one of its values is an http.file, as
+// multipart/form-data, null or undefined as no body.
 func requestBody(rt *sobek.Runtime, v sobek.Value, h http.Header) ([]byte, error) {
 	if isNullish(v) {
 		return nil, nil
 	}
 	if b, ok := modules.Bytes(rt, v); ok {
 		return b, nil
+	}
+	if _, ok := v.Export().(map[string]any); ok && hasFile(v.ToObject(rt)) {
+		body, contentType, err := multipartBody(v.ToObject(rt))
+		h.Set("Content-Type", contentType)
+		return body, err
 	}
 	if _, ok := v.Export().(map[string]any); ok {
 		h.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -17,6 +17,8 @@ const (
 	codeTimeout          = 1050
 	codeDNS              = 1100
 	codeNoSuchHost       = 1101
+	codeBlacklistedIP    = 1110
+	codeBlockedHost      = 1111
 	codeTCP              = 1200
 	codeBrokenPipe       = 1201
 	codeDial             = 1210
@@ -26,6 +28,7 @@ const (
 	codeTLS              = 1300
 	codeUnknownAuthority = 1310
 	codeHostname         = 1311
+	codeDecompression    = 1701
 )
 
 // errRequestTimeout is the cause of a request context that ran out of its
@@ -38,10 +41,21 @@ func classify(ctx context.Context, err error) (int, string) {
 	if errors.Is(context.Cause(ctx), errRequestTimeout) {
 		return codeTimeout, "request timeout"
 	}
-	if code := netCode(err); code != 0 {
+	switch {
+	case errors.Is(err, errBlockedHost):
+		return codeBlockedHost, errBlockedHost.Error()
+	case errors.Is(err, errBlacklistedIP):
+		return codeBlacklistedIP, errBlacklistedIP.Error()
+	}
+	if code := http2Code(err); code != 0 {
 		return code, err.Error()
 	}
+	// TLS first: a handshake failure comes wrapped in the read's
+	// net.OpError.
 	if code := tlsCode(err); code != 0 {
+		return code, err.Error()
+	}
+	if code := netCode(err); code != 0 {
 		return code, err.Error()
 	}
 	return codeGeneric, err.Error()
@@ -91,6 +105,12 @@ func tlsCode(err error) int {
 	case errors.As(err, &host):
 		return codeHostname
 	case errors.As(err, &verify), errors.As(err, &alert), errors.As(err, &record):
+		return codeTLS
+	}
+	// An alert the server sent: crypto/tls reports it as a net.OpError of
+	// op "remote error".
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "remote error" {
 		return codeTLS
 	}
 	return 0

@@ -56,7 +56,7 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 	srv := newServer(t)
 	cases := []struct{ name, call, want string }{
 		{"unknown param", `http.get(U, {timeuot: '1s'})`, `unknown param "timeuot"`},
-		{"unsupported param", `http.get(U, {compression: 'gzip'})`, `params.compression is not supported yet`},
+		{"unknown compression", `http.post(U, "x", {compression: "gzip, lz4"})`, `params.compression: unknown compression algorithm "lz4"`},
 		{"bad jar", `http.get(U, {jar: {}})`, `params.jar: want a CookieJar`},
 		{"bad cookies", `http.get(U, {cookies: 'a=b'})`, `params.cookies: want an object`},
 		{"bad timeout", `http.get(U, {timeout: 'soon'})`, `params.timeout`},
@@ -64,7 +64,7 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 		{"bad redirects", `http.get(U, {redirects: 1.5})`, `params.redirects`},
 		{"bad responseType", `http.get(U, {responseType: 'blob'})`, `params.responseType: want "text", "binary" or "none", got "blob"`},
 		{"headers not an object", `http.get(U, {headers: 'x'})`, `params.headers: want an object`},
-		{"digest auth", `http.get(U, {auth: 'digest'})`, `params.auth`},
+		{"unknown auth", `http.get(U, {auth: 'kerberos'})`, `params.auth: "kerberos" is not supported`},
 		{"relative url", `http.get('/echo')`, `invalid url "/echo"`},
 		{"missing url", `http.get()`, `the url argument is missing`},
 		{"bad body", `http.post(U, 42)`, `the body must be`},

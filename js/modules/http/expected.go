@@ -19,6 +19,10 @@ type statusRange struct{ min, max int }
 // defaultExpected is k6's default response callback: 200 to 399.
 var defaultExpected = &statusSet{ranges: []statusRange{{200, 399}}}
 
+// challengeExpected counts the 401 challenge of digest authentication as
+// expected, whatever the response callback, as k6 does.
+var challengeExpected = &statusSet{ranges: []statusRange{{401, 401}}}
+
 // has reports whether status is in the set.
 func (s *statusSet) has(status int) bool {
 	for _, r := range s.ranges {

@@ -123,7 +123,8 @@ func (r result) of(name string) []metrics.Sample {
 // newServer starts the test server: /echo answers the request as JSON,
 // /status/N answers N, /redirect/N redirects N times (then 200 "done"),
 // /hang answers only when the client gives up, /json answers a document,
-// /bytes answers the bytes 0…255, /multi a repeated header.
+// /bytes answers the bytes 0…255, /multi a repeated header, /host the
+// Host header.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(testMux())
@@ -235,6 +236,7 @@ func testMux() *http.ServeMux {
 		}
 		_, _ = w.Write(b)
 	})
+	mux.HandleFunc("/host", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, r.Host) })
 	mux.HandleFunc("/multi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("x-multi", "a")
 		w.Header().Add("x-multi", "b")

@@ -30,6 +30,8 @@ type HTTP struct {
 	// jar is the VU's cookie jar of iteration jarIteration.
 	jar          *cookiejar.Jar
 	jarIteration int64
+	// connIteration is the iteration of the VU's last request.
+	connIteration int64
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -58,6 +60,7 @@ func (h *HTTP) Exports() modules.Exports {
 		},
 		"setResponseCallback": h.setResponseCallback,
 		"cookieJar":           h.cookieJar, "CookieJar": h.newCookieJar,
+		"file": h.file, "url": h.url,
 		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
 	}
 	return modules.Exports{Default: named, Named: named}
@@ -67,13 +70,8 @@ func (h *HTTP) Exports() modules.Exports {
 // run's settings.
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
-		opts := clientOptions{}
-		run := h.vu.State().Run
-		if run != nil {
-			opts.InsecureSkipTLSVerify = run.InsecureSkipTLSVerify
-		}
-		h.transport = newTransport(opts)
-		h.settings = runSettings(run)
+		h.settings = runSettings(h.vu.State().Run)
+		h.transport = newTransport(h.settings.client)
 	})
 	return h.transport
 }
@@ -96,12 +94,28 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 		return nil, fmt.Errorf("k6/http: invalid method %q: want a token such as GET or POST", method)
 	}
 	h.roundTripper()
-	d := defaults{redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar()}
+	h.newIteration()
+	d := defaults{
+		redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar(), userAgent: h.settings.userAgent,
+	}
+	if h.settings.discard {
+		d.responseType = asNone
+	}
 	req, err := newRequest(h.vu.Runtime(), method, url, body, params, d)
 	if err != nil {
 		return nil, err
 	}
 	return &call{req: req, base: h.vu.State().Tags, meta: h.vu.State().Metadata}, nil
+}
+
+// newIteration closes the VU's idle connections at its first request of
+// an iteration, with the noVUConnectionReuse option.
+func (h *HTTP) newIteration() {
+	it := h.vu.State().Iteration
+	if h.settings.noVUReuse && it != h.connIteration {
+		h.transport.CloseIdleConnections()
+	}
+	h.connIteration = it
 }
 
 // isToken reports whether s is an HTTP token (RFC 9110), as a method must
@@ -182,6 +196,10 @@ func (h *HTTP) record(c *call, ex *exchange) {
 	if h.metrics == nil || ex.canceled {
 		return
 	}
-	tags := exchangeTags(c.base, c.req.tags, ex, c.req.expect)
-	h.vu.State().Run.Engine.Push(modules.WithMetadata(h.metrics.samples(ex, tags, c.req.expect), c.meta)...)
+	expect := c.req.expect
+	if ex.challenge && expect != nil {
+		expect = challengeExpected
+	}
+	tags := exchangeTags(c.base, c.req.tags, ex, expect)
+	h.vu.State().Run.Engine.Push(modules.WithMetadata(h.metrics.samples(ex, tags, expect), c.meta)...)
 }

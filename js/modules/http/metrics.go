@@ -3,6 +3,7 @@ package k6http
 import (
 	"strconv"
 
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -50,9 +51,9 @@ func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange, expect
 		tags[k] = v
 	}
 	if tags["name"] == "" {
-		tags["name"] = ex.url
+		tags["name"] = redact.URL(ex.url)
 	}
-	tags["method"], tags["url"] = ex.method, ex.url
+	tags["method"], tags["url"] = ex.method, redact.URL(ex.url)
 	tags["status"] = strconv.Itoa(ex.status)
 	if expect != nil {
 		tags["expected_response"] = strconv.FormatBool(expect.has(ex.status))

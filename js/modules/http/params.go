@@ -6,23 +6,21 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/sse"
 )
 
-// paramKeys are the params this module reads; k6 params it does not
-// support yet are in unsupportedParams, anything else is an error.
+// paramKeys are the params this module reads; any other is an error.
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "timeout": true, "redirects": true, "responseType": true, "auth": true,
-	"responseCallback": true, "cookies": true, "jar": true,
-}
-
-// unsupportedParams are k6 params this module knows but does not
-// implement yet; they are refused rather than silently ignored.
-var unsupportedParams = map[string]bool{
-	"compression": true,
+	"responseCallback": true, "cookies": true, "jar": true, "compression": true,
+	// This build's own, shared with the streaming probe.
+	"maxResponseSize": true, "sensitiveHeaders": true, "allowInsecureRedirect": true,
 }
 
 // defaults are the values of the params a request leaves out.
@@ -33,10 +31,15 @@ type defaults struct {
 	expect *statusSet
 	// jar is the VU's cookie jar.
 	jar http.CookieJar
+	// responseType is asNone with the discardResponseBodies option.
+	responseType responseType
+	// userAgent is the userAgent option.
+	userAgent string
 }
 
-// userAgent is the User-Agent header of requests whose headers set none.
-const userAgent = "usefullatency"
+// defaultUserAgent is the User-Agent header of requests whose headers set
+// none, unless the userAgent option sets another.
+const defaultUserAgent = "usefullatency"
 
 // newRequest checks the JavaScript arguments of a request and builds it.
 // Every problem is reported, naming the argument, before anything is sent.
@@ -48,7 +51,8 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	}
 	req := &request{
 		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
-		tags: map[string]string{}, expect: d.expect, jar: d.jar,
+		tags: map[string]string{}, expect: d.expect, jar: d.jar, responseType: d.responseType,
+		maxResponseSize: httpsafe.DefaultMaxResponseSize,
 	}
 	if req.body, err = requestBody(rt, body, req.header); err != nil {
 		return nil, err
@@ -56,14 +60,24 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	if err := req.applyParams(rt, params); err != nil {
 		return nil, err
 	}
+	if err := req.compress(); err != nil {
+		return nil, err
+	}
 	if req.header.Get("User-Agent") == "" {
-		req.header.Set("User-Agent", userAgent)
+		// An empty value keeps Go from sending its own.
+		req.header["User-Agent"] = []string{d.userAgent}
+	}
+	if t, ok := target.Export().(*urlTemplate); ok && req.tags["name"] == "" {
+		req.tags["name"] = templateName(t.Name, u)
 	}
 	if u.User != nil {
 		// Credentials in the URL are sent as basic authentication (the
-		// auth param's default) and never in the request line.
+		// auth param's default), or answer a digest challenge, and
+		// never in the request line.
 		pass, _ := u.User.Password()
-		if req.header.Get("Authorization") == "" {
+		if req.auth == "digest" {
+			req.digest = &credentials{user: u.User.Username(), pass: pass, origin: u.Scheme + "://" + u.Host}
+		} else if req.header.Get("Authorization") == "" {
 			r := &http.Request{Header: req.header}
 			r.SetBasicAuth(u.User.Username(), pass)
 		}
@@ -73,6 +87,35 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	return req, nil
 }
 
+// compress encodes the body with the codings of the compression param
+// and sets Content-Encoding, unless the headers set one (the script's
+// header wins, as in k6).
+func (req *request) compress() error {
+	if len(req.compression) == 0 || req.body == nil {
+		return nil
+	}
+	body, encoding, err := compress(req.body, req.compression)
+	if err != nil {
+		return fmt.Errorf("k6/http: params.compression: %w", err)
+	}
+	req.plainBody, req.body = req.body, body
+	if req.header.Get("Content-Encoding") == "" {
+		req.header.Set("Content-Encoding", encoding)
+	}
+	return nil
+}
+
+// templateName is the name tag of a request to an http.url template:
+// the template, without the credentials its URL held.
+func templateName(name string, u *url.URL) string {
+	if u.User != nil {
+		if i := strings.Index(name, "@"); i >= 0 && strings.Contains(name[:i], "://") {
+			name = name[:strings.Index(name, "://")+3] + name[i+1:]
+		}
+	}
+	return name
+}
+
 // requestURL parses the url argument: a string, or an object whose string
 // form is the URL (a URL object).
 func requestURL(v sobek.Value) (*url.URL, error) {
@@ -80,6 +123,9 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 		return nil, errors.New("k6/http: the url argument is missing")
 	}
 	s := v.String()
+	if t, ok := v.Export().(*urlTemplate); ok {
+		s = t.URL
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("k6/http: invalid url %q: %w", s, err)
@@ -97,10 +143,7 @@ func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 	}
 	p := params.ToObject(rt)
 	for _, key := range p.Keys() {
-		switch {
-		case unsupportedParams[key]:
-			return fmt.Errorf("k6/http: params.%s is not supported yet", key)
-		case !paramKeys[key]:
+		if !paramKeys[key] {
 			return fmt.Errorf("k6/http: unknown param %q", key)
 		}
 		v := p.Get(key)
@@ -133,12 +176,41 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.cookies, err = requestCookies(rt, v)
 	case "responseCallback":
 		req.expect, err = responseCallback(v)
+	case "maxResponseSize", "sensitiveHeaders", "allowInsecureRedirect":
+		return req.applySafetyParam(key, v)
 	case "auth":
-		if v.String() != "basic" {
-			err = fmt.Errorf("%q is not supported: only \"basic\" (credentials in the URL) is", v.String())
-		}
+		req.auth, err = authScheme(v.String())
+	case "compression":
+		req.compression, err = parseCompression(v.String())
 	}
 	return err
+}
+
+// applySafetyParam reads a param of the limits and the redirect policy.
+func (req *request) applySafetyParam(key string, v sobek.Value) error {
+	switch key {
+	case "maxResponseSize":
+		n, err := sse.ParseByteSize(v.String())
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a positive size like '64MiB' or a number of bytes, got %s", v.String())
+		}
+		req.maxResponseSize = int64(n)
+	case "sensitiveHeaders":
+		list, ok := v.Export().([]any)
+		if !ok {
+			return fmt.Errorf("want an array of header names, got %s", v.String())
+		}
+		for _, x := range list {
+			req.sensitiveHeaders = append(req.sensitiveHeaders, fmt.Sprint(x))
+		}
+	case "allowInsecureRedirect":
+		b, ok := v.Export().(bool)
+		if !ok {
+			return fmt.Errorf("want true or false, got %s", v.String())
+		}
+		req.allowInsecureRedirect = b
+	}
+	return nil
 }
 
 // stringMap calls set with every property of the object v, values read as
@@ -174,6 +246,18 @@ func timeout(v sobek.Value) (d time.Duration, err error) {
 		return 0, fmt.Errorf("must be positive, got %s", v.String())
 	}
 	return d, nil
+}
+
+// authScheme reads the auth param: "basic" or "digest"; NTLM is refused
+// by name.
+func authScheme(s string) (string, error) {
+	switch s {
+	case "basic", "digest":
+		return s, nil
+	case "ntlm":
+		return "", errors.New(`"ntlm" is not supported: use "basic" or "digest"`)
+	}
+	return "", fmt.Errorf(`%q is not supported: want "basic" or "digest" (credentials in the URL)`, s)
 }
 
 // redirectCount reads a number of redirects: a whole number from 0.

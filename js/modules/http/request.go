@@ -48,6 +48,29 @@ type request struct {
 	jar http.CookieJar
 	// cookies are the cookies param's.
 	cookies []requestCookie
+	// compression lists the codings of the compression param, applied
+	// in order.
+	compression []string
+	// plainBody is the body before the compression param encoded it,
+	// as response.request.body shows it; nil without compression.
+	plainBody []byte
+	// auth is the auth param: "basic" (the default) or "digest".
+	auth string
+	// digest holds the URL's credentials with auth: 'digest'.
+	digest *credentials
+	// maxResponseSize bounds each response body (the maxResponseSize
+	// param, 64 MiB by default); more fails the request.
+	maxResponseSize int64
+	// sensitiveHeaders are dropped, besides httpsafe.CredentialHeaders,
+	// on a redirect to another host or scheme.
+	sensitiveHeaders []string
+	// allowInsecureRedirect lets a redirect go from https to http.
+	allowInsecureRedirect bool
+}
+
+// reading returns how the responses to req are read.
+func (req *request) reading() bodyReading {
+	return bodyReading{discard: req.responseType == asNone, limit: req.maxResponseSize}
 }
 
 // exchange is one request and its response: a redirect hop or the final
@@ -77,4 +100,7 @@ type exchange struct {
 	// canceled is set when the VU's context ended the exchange (the
 	// iteration was interrupted): it is not the server's doing.
 	canceled bool
+	// challenge marks the 401 a digest-authenticated request answers:
+	// it counts as an expected response, as in k6.
+	challenge bool
 }

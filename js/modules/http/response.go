@@ -26,7 +26,7 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 		"cookies": sortedObject(rt, responseCookies(ex.header)),
 		"request": map[string]any{
 			"method": ex.method, "url": ex.url, "headers": sortedObject(rt, listHeaders(ex.reqHeader)),
-			"body": string(ex.reqBody), "cookies": sortedObject(rt, sentCookies(ex.reqHeader)),
+			"body": string(shownBody(req, ex)), "cookies": sortedObject(rt, sentCookies(ex.reqHeader)),
 		},
 	} {
 		_ = obj.Set(k, v)
@@ -86,4 +86,13 @@ func listHeaders(h http.Header) map[string]any {
 		out[http.CanonicalHeaderKey(k)] = list
 	}
 	return out
+}
+
+// shownBody is response.request.body: the body as the script gave it,
+// before the compression param encoded it.
+func shownBody(req *request, ex *exchange) []byte {
+	if req.plainBody != nil && ex.reqBody != nil {
+		return req.plainBody
+	}
+	return ex.reqBody
 }

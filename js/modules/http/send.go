@@ -4,21 +4,27 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 )
 
 // send performs one exchange (no redirect following) on rt and reads the
 // whole response body. ctx carries the request's deadline; a failure is
 // recorded in the exchange, never returned.
-func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte) *exchange {
+func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte, rd bodyReading) *exchange {
 	ex := &exchange{method: method, url: url, reqHeader: header, reqBody: body}
 	tr := &tracer{}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
+	if err == nil {
+		req = req.WithContext(withHost(req.Context(), req.URL.Hostname()))
+	}
 	if err != nil {
 		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, err.Error(), time.Now()
 		return ex
@@ -26,15 +32,32 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 	req.Header = header
 	res, err := rt.RoundTrip(req)
 	if err == nil {
-		err = ex.readResponse(res)
+		err = ex.readResponse(res, rd)
 	}
 	p, conn, base := tr.finish()
 	ex.end, ex.timings = p.done, p.timings()
 	ex.connection(conn, base)
-	if err != nil {
+	var be *bodyError
+	var lim *httpsafe.LimitError
+	switch {
+	case errors.As(err, &be):
+		// The response arrived; only its body is bad.
+		ex.errorCode, ex.errorMsg = be.code, be.msg
+	case errors.As(err, &lim):
+		// The response is kept, without its body: the error says which
+		// limit it exceeded.
+		ex.body, ex.errorCode, ex.errorMsg = nil, codeGeneric, lim.Error()
+	case err != nil:
 		ex.fail(ctx, err)
 	}
 	return ex
+}
+
+// bodyReading says how a response body is read: decoded up to limit
+// bytes, or discarded (responseType none, discardResponseBodies).
+type bodyReading struct {
+	discard bool
+	limit   int64
 }
 
 // bodyReader returns a reader of body, or nil for no body (so that no
@@ -47,14 +70,19 @@ func bodyReader(body []byte) io.Reader {
 }
 
 // readResponse copies the status, headers, TLS state and whole body of res
-// into ex and closes the body.
-func (ex *exchange) readResponse(res *http.Response) error {
+// into ex, decoded (see readBody) unless it is discarded, and closes the
+// body.
+func (ex *exchange) readResponse(res *http.Response, rd bodyReading) error {
 	defer res.Body.Close()
 	ex.status, ex.statusText, ex.proto, ex.header = res.StatusCode, res.Status, res.Proto, res.Header
 	if res.TLS != nil {
 		ex.tlsVersion, ex.cipher = tlsVersionName(res.TLS.Version), tls.CipherSuiteName(res.TLS.CipherSuite)
 	}
-	body, err := io.ReadAll(res.Body)
+	if rd.discard {
+		_, err := io.Copy(io.Discard, res.Body)
+		return err
+	}
+	body, err := readBody(res.Body, res.Header.Get("Content-Encoding"), rd.limit)
 	ex.body = body
 	return err
 }

@@ -1,7 +1,6 @@
 package k6http
 
 import (
-	"net/http"
 	"testing"
 	"time"
 )
@@ -29,35 +28,5 @@ func TestPhaseTimings(t *testing.T) {
 		if got := c.p.timings(); got != c.want {
 			t.Errorf("%s: timings = %+v, want %+v", c.name, got, c.want)
 		}
-	}
-}
-
-func TestRedirectRules(t *testing.T) {
-	h := http.Header{"Content-Type": {"text/plain"}, "Authorization": {"Basic x"}, "X-A": {"1"}}
-	for _, c := range []struct {
-		status     int
-		method     string
-		wantMethod string
-		keepsBody  bool
-	}{
-		{301, "POST", "GET", false}, {302, "PUT", "GET", false}, {303, "POST", "GET", false},
-		{302, "HEAD", "HEAD", false}, {307, "POST", "POST", true}, {308, "PATCH", "PATCH", true},
-	} {
-		m, body, hh := redirectMethod(c.status, c.method, []byte("b"), h)
-		if m != c.wantMethod || (body != nil) != c.keepsBody || (hh.Get("Content-Type") != "") != c.keepsBody {
-			t.Errorf("%d %s: %s, body %q, headers %v", c.status, c.method, m, body, hh)
-		}
-	}
-	if got := redirectHeader(h, "http://a/x", "http://a/y"); got.Get("Authorization") == "" {
-		t.Error("same origin: credentials dropped")
-	}
-	for _, next := range []string{"http://b/y", "https://a/y", "http://a:81/y"} {
-		got := redirectHeader(h, "http://a/x", next)
-		if got.Get("Authorization") != "" || got.Get("X-A") != "1" {
-			t.Errorf("to %s: headers %v, want credentials dropped, the rest kept", next, got)
-		}
-	}
-	if h.Get("Authorization") == "" {
-		t.Error("the original headers were modified")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/js/modules/usefulsse"
 	"github.com/usefullatency/usefullatency/sse"
@@ -47,6 +48,9 @@ type compatClient struct {
 	closed   bool
 	// delivered counts the events handed to the script, for sse_event.
 	delivered int
+	// err is the exception a handler threw, which ends the stream and is
+	// rethrown to the script as it is.
+	err error
 }
 
 // open sends the request, runs setup(client), then delivers events to the
@@ -66,7 +70,7 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	if _, err := setup(sobek.Undefined(), c.clientValue(cl)); err != nil {
 		return nil, err
 	}
-	req.OnOpen = func(int, http.Header) error { return cl.emit("open") }
+	req.OnOpen = func(int, http.Header) error { return cl.fail(cl.emit("open")) }
 	req.OnEvent = func(ev *sse.Event) error { return cl.deliver(rt, ev) }
 	res, err := c.probe.Send(req, tags)
 	if err != nil {
@@ -77,6 +81,9 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 		if err := cl.emit("error", rt.ToValue(compatError(res.Error))); err != nil {
 			return nil, err
 		}
+	}
+	if cl.err != nil {
+		return nil, cl.err // the handler's own exception, not the probe's wording
 	}
 	if res.ErrorCode == "callback_error" {
 		return nil, errors.New(res.Error)
@@ -106,7 +113,7 @@ func compatArgs(args []sobek.Value) (sobek.Value, sobek.Callable, error) {
 // body, headers, tags, timeout. The dialect is auto-detected.
 func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (*sse.Request, map[string]string, error) {
 	req := &sse.Request{Method: http.MethodGet, URL: url, Header: http.Header{}}
-	tags := map[string]string{"name": url}
+	tags := map[string]string{"name": redact.URL(url)}
 	if p := object(rt, params); p != nil {
 		for _, k := range p.Keys() {
 			if !compatParamKeys[k] {
@@ -181,12 +188,20 @@ func (cl *compatClient) deliver(rt *sobek.Runtime, ev *sse.Event) error {
 	_ = obj.Set("data", ev.Data)
 	_ = obj.Set("comment", ev.Comment)
 	if err := cl.emit("event", obj); err != nil {
-		return err
+		return cl.fail(err)
 	}
 	if cl.closed {
 		return sse.ErrStop
 	}
 	return nil
+}
+
+// fail keeps the first exception of a handler and returns err.
+func (cl *compatClient) fail(err error) error {
+	if err != nil && cl.err == nil {
+		cl.err = err
+	}
+	return err
 }
 
 // compatError is the error object handed to 'error' handlers: e.error()

@@ -3,10 +3,12 @@ package usefulsse
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/sse"
 )
@@ -15,7 +17,8 @@ import (
 var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "name": true, "timeout": true, "idleTimeout": true, "dialect": true,
 	"useful": true, "marks": true, "queue": true, "onEvent": true, "maxEventSize": true, "pricing": true,
-	"contentTypes": true,
+	"contentTypes": true, "maxRedirects": true, "sensitiveHeaders": true, "allowInsecureRedirect": true,
+	"maxResponseSize": true, "maxHeaderSize": true,
 }
 
 // buildRequest turns the JavaScript arguments of a request into an
@@ -27,7 +30,7 @@ func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Valu
 	if req.Body, err = requestBody(body, req.Header); err != nil {
 		return nil, nil, err
 	}
-	tags := map[string]string{"name": url, "method": method}
+	tags := map[string]string{"name": redact.URL(url), "method": method}
 	if p := object(rt, params); p != nil {
 		if err := applyParams(rt, p, req, tags, run); err != nil {
 			return nil, nil, err
@@ -97,8 +100,46 @@ func applyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, 
 		req.Pricing, err = pricing(v)
 	case "contentTypes":
 		req.AcceptContentTypes, err = stringList(v)
+	default:
+		return applyLimitParam(key, v, req)
 	}
 	return err
+}
+
+// applyLimitParam reads one param of the limits and the redirect policy.
+func applyLimitParam(key string, v sobek.Value, req *sse.Request) (err error) {
+	switch key {
+	case "maxRedirects":
+		req.MaxRedirects, err = redirectCount(v)
+	case "sensitiveHeaders":
+		req.SensitiveHeaders, err = stringList(v)
+	case "allowInsecureRedirect":
+		b, ok := v.Export().(bool)
+		if !ok {
+			return fmt.Errorf("want true or false, got %s", v.String())
+		}
+		req.AllowInsecureRedirect = b
+	case "maxResponseSize":
+		var n int
+		n, err = byteSize(v)
+		req.MaxResponseSize = int64(n)
+	case "maxHeaderSize":
+		req.MaxHeaderSize, err = byteSize(v)
+	}
+	return err
+}
+
+// redirectCount reads a number of redirects, a whole number from 0, as
+// sse.Request.MaxRedirects: 0 (follow none) becomes -1.
+func redirectCount(v sobek.Value) (int, error) {
+	f := v.ToFloat()
+	if f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		return 0, fmt.Errorf("want a whole number from 0, got %s", v.String())
+	}
+	if f == 0 {
+		return -1, nil
+	}
+	return int(f), nil
 }
 
 // requestBody encodes a string, an ArrayBuffer (or typed array) or an

@@ -125,6 +125,12 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 	}
 	st := p.vu.State()
 	req.ScheduledAt = st.Scheduled
+	if n, ok := st.Run.IntOption("maxRedirects"); ok && req.MaxRedirects == 0 {
+		req.MaxRedirects = n
+		if n <= 0 {
+			req.MaxRedirects = -1 // the option's 0 follows none
+		}
+	}
 	base := st.Tags
 	for k, v := range tags {
 		base = base.With(k, v)

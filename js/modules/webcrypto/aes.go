@@ -89,17 +89,7 @@ func (f aesFamily) importKey(format string, _ *params, extractable bool, usages 
 
 // exportKey returns the secret as raw bytes or an "oct" JWK.
 func (f aesFamily) exportKey(format string, k *Key) (any, error) {
-	secret := k.handle.([]byte)
-	switch format {
-	case "raw":
-		return append([]byte(nil), secret...), nil
-	case "jwk":
-		j := newJWK("oct", k)
-		j.setBytes("k", secret)
-		j["alg"] = f.jwkAlg(k.Algorithm.Length)
-		return j, nil
-	}
-	return nil, fail(errNotSupported, "%s keys are exported as raw or jwk, not %s", f.name, format)
+	return exportSecret(format, k, f.jwkAlg(k.Algorithm.Length), f.name)
 }
 
 // encrypt reads the mode's parameters and encrypts data.

@@ -102,17 +102,7 @@ func (hmacFamily) importKey(format string, p *params, extractable bool, usages [
 
 // exportKey returns the secret as raw bytes or an "oct" JWK.
 func (hmacFamily) exportKey(format string, k *Key) (any, error) {
-	secret := k.handle.([]byte)
-	switch format {
-	case "raw":
-		return append([]byte(nil), secret...), nil
-	case "jwk":
-		j := newJWK("oct", k)
-		j.setBytes("k", secret)
-		j["alg"] = hmacJWKAlg(k.Algorithm.Hash)
-		return j, nil
-	}
-	return nil, fail(errNotSupported, "HMAC keys are exported as raw or jwk, not %s", format)
+	return exportSecret(format, k, hmacJWKAlg(k.Algorithm.Hash), "HMAC")
 }
 
 // mac returns the HMAC of data with k.

@@ -125,3 +125,20 @@ func sortedMembers(j map[string]any) []string {
 	}
 	return out
 }
+
+// exportSecret exports the secret of a symmetric key (AES, HMAC) as raw
+// bytes or as an "oct" JWK whose alg is alg; family names the keys in the
+// error for any other format.
+func exportSecret(format string, k *Key, alg, family string) (any, error) {
+	secret := k.handle.([]byte)
+	switch format {
+	case "raw":
+		return append([]byte(nil), secret...), nil
+	case "jwk":
+		j := newJWK("oct", k)
+		j.setBytes("k", secret)
+		j["alg"] = alg
+		return j, nil
+	}
+	return nil, fail(errNotSupported, "%s keys are exported as raw or jwk, not %s", family, format)
+}

@@ -1,0 +1,109 @@
+package k6http
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
+)
+
+func TestCompressionRoundTrip(t *testing.T) {
+	plain := []byte(strings.Repeat("usefullatency ", 100))
+	for _, list := range [][]string{{"gzip"}, {"deflate"}, {"br"}, {"zstd"}, {"gzip", "br"}, {"br", "deflate", "zstd", "gzip"}} {
+		body, enc, err := compress(plain, list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc != strings.Join(list, ", ") || bytes.Equal(body, plain) {
+			t.Fatalf("%v: Content-Encoding %q, body unchanged %v", list, enc, bytes.Equal(body, plain))
+		}
+		got, err := readBody(bytes.NewReader(body), enc, httpsafe.DefaultMaxResponseSize)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Fatalf("%v: decoded %q, %v", list, got, err)
+		}
+	}
+}
+
+func TestReadBodyErrors(t *testing.T) {
+	gz, _, _ := compress(bytes.Repeat([]byte{'a'}, 1<<16), []string{"gzip"})
+	netErr := errors.New("connection reset")
+	tests := []struct {
+		name     string
+		r        io.Reader
+		encoding string
+		limit    int64
+		wantCode int
+		wantLen  int
+	}{
+		{"not gzip", strings.NewReader("plain text"), "gzip", 1 << 20, codeDecompression, 0},
+		{"truncated gzip", bytes.NewReader(gz[:len(gz)/2]), "gzip", 1 << 20, codeDecompression, -1},
+		{"bad brotli", strings.NewReader("\xff\xff\xff\xff"), "br", 1 << 20, codeDecompression, -1},
+		{"too large after decoding", bytes.NewReader(gz), "gzip", 1000, codeGeneric, 1000},
+		{"too large plain", strings.NewReader(strings.Repeat("x", 2000)), "", 1000, codeGeneric, 1000},
+		{"unknown coding left as is", strings.NewReader("zz"), "lz4", 1000, 0, 2},
+		{"identity", strings.NewReader("zz"), "identity", 1000, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readBody(tt.r, tt.encoding, tt.limit)
+			var be *bodyError
+			var lim *httpsafe.LimitError
+			code := 0
+			switch {
+			case errors.As(err, &be):
+				code = be.code
+			case errors.As(err, &lim):
+				code = codeGeneric // what send makes of a limit
+			case err != nil:
+				t.Fatalf("error %v is neither a bodyError nor a LimitError", err)
+			}
+			if code != tt.wantCode || tt.wantLen >= 0 && len(got) != tt.wantLen {
+				t.Fatalf("code %d, %d bytes (%v); want code %d, %d bytes", code, len(got), err, tt.wantCode, tt.wantLen)
+			}
+		})
+	}
+	t.Run("network error under gzip stays a network error", func(t *testing.T) {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		_, _ = w.Write(bytes.Repeat([]byte("abc"), 5000))
+		_ = w.Close()
+		r := io.MultiReader(bytes.NewReader(buf.Bytes()[:buf.Len()/2]), iotest.ErrReader(netErr))
+		_, err := readBody(r, "gzip", 1<<20)
+		if !errors.Is(err, netErr) {
+			t.Fatalf("got %v, want the network error", err)
+		}
+	})
+}
+
+// TestZstdBombBounded checks that a small zstd body that decodes to far
+// more than the limit stops at the limit with the limit's error.
+func TestZstdBombBounded(t *testing.T) {
+	bomb, _, err := compress(make([]byte, 16<<20), []string{"zstd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readBody(bytes.NewReader(bomb), "zstd", 1<<20)
+	var lim *httpsafe.LimitError
+	if len(bomb) > 64<<10 || len(got) != 1<<20 || !errors.As(err, &lim) {
+		t.Errorf("a %d-byte zstd bomb read %d bytes, error %v; want 1 MiB and the limit's error", len(bomb), len(got), err)
+	}
+}
+
+// TestDecompressionRatioGuard checks that a gzip bomb under a large limit
+// stops at the ratio guard, soon after httpsafe.RatioFloor decoded bytes.
+func TestDecompressionRatioGuard(t *testing.T) {
+	bomb, _, err := compress(make([]byte, 32<<20), []string{"gzip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readBody(bytes.NewReader(bomb), "gzip", httpsafe.DefaultMaxResponseSize)
+	var lim *httpsafe.LimitError
+	if !errors.As(err, &lim) || lim.What != "decompression ratio" || int64(len(got)) > 2*httpsafe.RatioFloor {
+		t.Errorf("a %d-byte gzip bomb read %d bytes, error %v; want the ratio guard near %d bytes", len(bomb), len(got), err, httpsafe.RatioFloor)
+	}
+}
