@@ -105,13 +105,15 @@ if grep 'level.*error' "$dir/inspect.log" >&2; then
 	log "k6 inspect --execution-requirements failed"
 	exit 1
 fi
-# As the operator, refuse more runners than the test has VUs.
-maxvus=$(sed -n 's/.*"maxVUs": *\([0-9]*\).*/\1/p' "$dir/requirements.json")
+# As the operator, refuse more runners than the test has VUs. The
+# document's own keys are the ones indented by two spaces (scenarios have
+# a maxVUs too).
+maxvus=$(sed -n 's/^  "maxVUs": *\([0-9]*\).*/\1/p' "$dir/requirements.json")
 if [ -z "$maxvus" ] || [ "$maxvus" -lt "$n" ]; then
 	log "maxVUs ${maxvus:-?} is below the $n runners (k6-operator refuses such a TestRun)"
 	exit 1
 fi
-log "execution requirements: totalDuration $(sed -n 's/.*"totalDuration": *"\([^"]*\)".*/\1/p' "$dir/requirements.json"), maxVUs $maxvus"
+log "execution requirements: totalDuration $(sed -n 's/^  "totalDuration": *"\([^"]*\)".*/\1/p' "$dir/requirements.json"), maxVUs $maxvus"
 
 # The segments: 0,1/N,...,1.
 seq=0

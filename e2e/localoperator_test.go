@@ -102,10 +102,16 @@ func TestLocalOperatorTooManyRunners(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := invocation{args: []string{path, "-n", "4", "-b", binary, "-d", t.TempDir(), script("result/iterations.js")}}.runProgram(t, "sh")
-	r.wantCode(t, 1)
-	if !strings.Contains(r.stderr, "maxVUs 3 is below the 4 runners") || strings.Contains(r.stderr, "runner 0") {
-		t.Errorf("harness stderr:\n%s", r.stderr)
+	for _, tc := range []struct{ script, runners, want string }{
+		{script("result/iterations.js"), "4", "maxVUs 3 is below the 4 runners"},
+		// Its scenarios have a maxVUs each; the test's is their sum.
+		{"../examples/aftersales.js", "241", "maxVUs 240 is below the 241 runners"},
+	} {
+		r := invocation{args: []string{path, "-n", tc.runners, "-b", binary, "-d", t.TempDir(), tc.script}}.runProgram(t, "sh")
+		r.wantCode(t, 1)
+		if !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "runner 0") || strings.Contains(r.stderr, "local-operator.sh:") {
+			t.Errorf("harness stderr:\n%s", r.stderr)
+		}
 	}
 }
 
