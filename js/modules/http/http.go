@@ -70,8 +70,8 @@ func (h *HTTP) Exports() modules.Exports {
 // run's settings.
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
-		h.settings = runSettings(h.vu.State().Run)
-		h.transport = newTransport(h.settings.client)
+		h.settings = runSettings(h.vu.State().Run, h.vu.State().VUID)
+		h.transport = newTransport(h.settings.network, h.settings.noReuse)
 	})
 	return h.transport
 }

@@ -45,10 +45,21 @@ func (p *Probe) Exports() modules.Exports {
 }
 
 // httpClient returns the VU's client: its connections are reused across
-// the VU's requests.
+// the VU's requests. It dials and speaks TLS through the network stack
+// k6/http uses (hosts, blockHostnames, blacklistIPs, dns, localIPs, the
+// TLS options) and sends the userAgent option.
 func (p *Probe) httpClient() *sse.Client {
 	p.once.Do(func() {
-		p.client = sse.NewClient(sse.ClientOptions{InsecureSkipTLSVerify: p.vu.State().Run.InsecureSkipTLSVerify})
+		st := p.vu.State()
+		nw := st.Run.Network(st.VUID)
+		opts := sse.ClientOptions{Dial: nw.Dialer.DialContext, TLSConfig: nw.TLS}
+		if st.Run != nil {
+			opts.InsecureSkipTLSVerify = st.Run.InsecureSkipTLSVerify
+		}
+		if nw.UserAgentSet {
+			opts.UserAgent, opts.NoUserAgent = nw.UserAgent, nw.UserAgent == ""
+		}
+		p.client = sse.NewClient(opts)
 	})
 	return p.client
 }
