@@ -1,0 +1,78 @@
+package usefulsse
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
+	"github.com/usefullatency/usefullatency/js/modules"
+)
+
+// TestProbeUsesTheRunsNetworkOptions checks that the probe dials through
+// the stack k6/http uses: hosts, localIPs, blockHostnames, blacklistIPs
+// and userAgent apply to its requests, on the reactor and through
+// net/http alike (the reactor reads these plain-HTTP streams).
+func TestProbeUsesTheRunsNetworkOptions(t *testing.T) {
+	registerOnce.Do(func() { modules.Register(Name, New()) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s|%s\n\nevent: done\ndata: x\n\n", r.UserAgent(), host)
+	}))
+	t.Cleanup(srv.Close)
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	src := `import usefulsse from 'k6/x/usefulsse';
+function eq(got, want, what) {
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(what + ': got ' + JSON.stringify(got) + ', want ' + JSON.stringify(want));
+}
+export default function () {
+  let r = usefulsse.get('http://stream.test/', {dialect: 'raw'});
+  eq([r.error_code, r.text], ['', __ENV.WANT], 'mapped host, local IP, user agent');
+  r = usefulsse.get('http://x.blocked.test/', {dialect: 'raw'});
+  eq([r.status, r.error_code], [0, 'blocked_host'], 'blockHostnames');
+  r = usefulsse.get('http://127.0.0.9:` + port + `/', {dialect: 'raw'});
+  eq([r.status, r.error_code], [0, 'blocked_ip'], 'blacklistIPs');
+}
+`
+	opts := map[string]any{
+		"hosts":          map[string]any{"stream.test": "127.0.0.1:" + port},
+		"blockHostnames": []any{"*.blocked.test"},
+		"blacklistIPs":   []any{"127.0.0.9/32"},
+		"localIPs":       "127.0.0.2",
+	}
+	for ua, want := range map[string]string{"k6-like/1.0": "k6-like/1.0|127.0.0.2", "": "|127.0.0.2"} {
+		opts["userAgent"] = ua
+		if err := runWithOptions(t, src, opts, map[string]string{"WANT": want}); err != nil {
+			t.Errorf("userAgent %q: %v", ua, err)
+		}
+	}
+}
+
+// runWithOptions runs one iteration of src in VU 1 of a run with the
+// consolidated options opts.
+func runWithOptions(t *testing.T, src string, opts map[string]any, env map[string]string) error {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.js")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := js.NewBundle(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := jstest.NewRun(&bytes.Buffer{})
+	run.Options, run.Env = opts, env
+	vu, err := b.NewVU(context.Background(), 1, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vu.RunIteration(context.Background(), js.Iteration{Exec: "default"})
+}
