@@ -46,6 +46,9 @@ type ClientOptions struct {
 	// NoUserAgent sends no User-Agent unless the request sets one (k6's
 	// userAgent option set to "").
 	NoUserAgent bool
+	// DisableKeepAlives closes each connection after its request, on both
+	// paths (k6's noConnectionReuse).
+	DisableKeepAlives bool
 }
 
 // Client sends streaming requests. Use one per VU: it keeps connections
@@ -70,7 +73,7 @@ func NewClient(opts ClientOptions) *Client {
 		c.transport = newTransport(opts)
 		rt = c.transport
 		if !opts.NetHTTPOnly {
-			c.wire = newWirePool(opts.dialFunc(), opts.idleConns())
+			c.wire = newWirePool(opts.dialFunc(), opts.wireIdle())
 		}
 	}
 	// Redirects are followed by the exchange, by the request's policy, on
@@ -108,6 +111,15 @@ func (o ClientOptions) tlsConfig() *tls.Config {
 	return c
 }
 
+// wireIdle returns the idle connections the reactor keeps per host: none
+// with DisableKeepAlives.
+func (o ClientOptions) wireIdle() int {
+	if o.DisableKeepAlives {
+		return 0
+	}
+	return o.idleConns()
+}
+
 // idleConns returns MaxIdleConnsPerHost or its default.
 func (o ClientOptions) idleConns() int {
 	if o.MaxIdleConnsPerHost <= 0 {
@@ -126,6 +138,7 @@ func newTransport(opts ClientOptions) *http.Transport {
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   !opts.DisableHTTP2,
 		DisableCompression:  true,
+		DisableKeepAlives:   opts.DisableKeepAlives,
 		MaxIdleConns:        idle * 4,
 		MaxIdleConnsPerHost: idle,
 		IdleConnTimeout:     90 * time.Second,

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/internal/netstack"
@@ -88,5 +89,36 @@ func TestClientTLSConfig(t *testing.T) {
 	res = NewClient(ClientOptions{TLSConfig: netstack.TLS{}.Config()}).Do(context.Background(), &Request{URL: srv.URL, Dialect: "raw"})
 	if res.ErrorCode != CodeTLS {
 		t.Errorf("verified by default: %s %s, want tls_error", res.ErrorCode, res.Error)
+	}
+}
+
+func TestClientDisableKeepAlives(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: hi\n\nevent: done\ndata: x\n\n")
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		netHTTP, disable bool
+		want             int64
+	}{{false, false, 1}, {false, true, 3}, {true, false, 1}, {true, true, 3}} {
+		conns.Store(0)
+		c := NewClient(ClientOptions{NetHTTPOnly: tt.netHTTP, DisableKeepAlives: tt.disable})
+		for range 3 {
+			if res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: "raw"}); res.ErrorCode != "" {
+				t.Fatalf("%+v: %s %s", tt, res.ErrorCode, res.Error)
+			}
+		}
+		c.CloseIdleConnections()
+		if got := conns.Load(); got != tt.want {
+			t.Errorf("netHTTPOnly=%v DisableKeepAlives=%v: %d connections for 3 requests, want %d", tt.netHTTP, tt.disable, got, tt.want)
+		}
 	}
 }

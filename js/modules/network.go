@@ -27,6 +27,10 @@ type Network struct {
 	RateLimit *netstack.RateLimit
 	// HTTPDebug is the httpDebug option: "", "headers" or "full".
 	HTTPDebug string
+	// NoConnectionReuse closes each connection after its request
+	// (noConnectionReuse); NoVUConnectionReuse closes the VU's idle
+	// connections at each iteration's first request (noVUConnectionReuse).
+	NoConnectionReuse, NoVUConnectionReuse bool
 }
 
 // Network returns the network settings of VU vuID (from 1) from the run's
@@ -39,6 +43,8 @@ func (r *Run) Network(vuID int64) Network {
 	n := Network{Dialer: netstack.NewDialer(r.dialConfig(vuID), r.resolver()), TLS: r.tlsSettings().Config()}
 	n.UserAgent, n.UserAgentSet = r.Options["userAgent"].(string)
 	n.HTTPDebug, _ = r.Options["httpDebug"].(string)
+	n.NoConnectionReuse, _ = r.Options["noConnectionReuse"].(bool)
+	n.NoVUConnectionReuse, _ = r.Options["noVUConnectionReuse"].(bool)
 	n.RateLimit = r.rateLimit()
 	return n
 }

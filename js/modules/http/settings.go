@@ -49,7 +49,6 @@ func runSettings(run *modules.Run, vuID int64) settings {
 	}
 	s.throw, _ = o["throw"].(bool)
 	s.discard, _ = o["discardResponseBodies"].(bool)
-	s.noVUReuse, _ = o["noVUConnectionReuse"].(bool)
-	s.noReuse, _ = o["noConnectionReuse"].(bool)
+	s.noVUReuse, s.noReuse = s.network.NoVUConnectionReuse, s.network.NoConnectionReuse
 	return s
 }

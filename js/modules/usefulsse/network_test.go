@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/js"
@@ -50,15 +51,15 @@ export default function () {
 	}
 	for ua, want := range map[string]string{"k6-like/1.0": "k6-like/1.0|127.0.0.2", "": "|127.0.0.2"} {
 		opts["userAgent"] = ua
-		if err := runWithOptions(t, src, opts, map[string]string{"WANT": want}); err != nil {
+		if err := runWithOptions(t, 1, src, opts, map[string]string{"WANT": want}); err != nil {
 			t.Errorf("userAgent %q: %v", ua, err)
 		}
 	}
 }
 
-// runWithOptions runs one iteration of src in VU 1 of a run with the
-// consolidated options opts.
-func runWithOptions(t *testing.T, src string, opts map[string]any, env map[string]string) error {
+// runWithOptions runs n iterations of src in VU 1 of a run with the
+// consolidated options opts; it stops at the first that fails.
+func runWithOptions(t *testing.T, n int, src string, opts map[string]any, env map[string]string) error {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.js")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -74,5 +75,53 @@ func runWithOptions(t *testing.T, src string, opts map[string]any, env map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return vu.RunIteration(context.Background(), js.Iteration{Exec: "default"})
+	for range n {
+		if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestProbeConnectionReuseOptions counts the connections of two
+// iterations of two streams each.
+func TestProbeConnectionReuseOptions(t *testing.T) {
+	registerOnce.Do(func() { modules.Register(Name, New()) })
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: hi\n\nevent: done\ndata: x\n\n")
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	src := `import usefulsse from 'k6/x/usefulsse';
+export default function () {
+  for (let i = 0; i < 2; i++) {
+    const r = usefulsse.get(__ENV.URL, {dialect: 'raw'});
+    if (r.error_code !== '') throw new Error(r.error_code + ': ' + r.error);
+  }
+}
+`
+	for _, tt := range []struct {
+		name string
+		opts map[string]any
+		want int64
+	}{
+		{"reuse", map[string]any{}, 1},
+		{"noConnectionReuse", map[string]any{"noConnectionReuse": true}, 4},
+		{"noVUConnectionReuse", map[string]any{"noVUConnectionReuse": true}, 2},
+	} {
+		conns.Store(0)
+		if err := runWithOptions(t, 2, src, tt.opts, map[string]string{"URL": srv.URL}); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := conns.Load(); got != tt.want {
+			t.Errorf("%s: %d connections, want %d", tt.name, got, tt.want)
+		}
+	}
 }
