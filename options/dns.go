@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // DNS is k6's dns option: how long resolved addresses are cached (TTL:
@@ -37,6 +39,9 @@ func parseDNS(fields map[string]string) (*DNS, error) {
 		}
 		switch k {
 		case "ttl":
+			if _, err := netstack.ParseTTL(v); err != nil {
+				return nil, fmt.Errorf("ttl: invalid value %q: want \"inf\", milliseconds or a duration such as \"5m\"", v)
+			}
 			d.TTL = v
 		case "select":
 			d.Select = v

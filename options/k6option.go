@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // k6Option is one k6 option beyond the execution and summary ones: its
@@ -40,7 +42,7 @@ var k6Options = []k6Option{
 	listOption("systemTags", func(o *Options) *[]string { return &o.SystemTags }),
 	listOption("blacklistIPs", func(o *Options) *[]string { return &o.BlacklistIPs }),
 	listOption("blockHostnames", func(o *Options) *[]string { return &o.BlockHostnames }),
-	stringOption("localIPs", nil, func(o *Options) *string { return &o.LocalIPs }),
+	stringOption("localIPs", checkLocalIPs, func(o *Options) *string { return &o.LocalIPs }),
 	dnsOption(),
 	hostsOption(),
 	stringOption("consoleOutput", nil, func(o *Options) *string { return &o.ConsoleOutput }),
@@ -227,6 +229,16 @@ func checkHTTPDebug(s string) error {
 		return nil
 	}
 	return fmt.Errorf("invalid value %q: want headers or full", s)
+}
+
+// checkLocalIPs accepts k6's localIPs: addresses, ranges and CIDRs,
+// comma separated.
+func checkLocalIPs(s string) error {
+	_, err := netstack.ParseLocalIPs(s)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "localIPs: "))
+	}
+	return nil
 }
 
 // checkSummaryMode accepts k6 v1's summary modes.

@@ -68,9 +68,10 @@ func TestK6OptionsErrors(t *testing.T) {
 		"maxRedirects: -1 is negative",
 		`noSetup: expected a boolean, got string "yes"`,
 		`summaryMode: invalid summary mode "short"`)
-	_, err = FromEnv([]string{"K6_MIN_ITERATION_DURATION=2", "K6_HTTP_DEBUG=body"})
+	_, err = FromEnv([]string{"K6_MIN_ITERATION_DURATION=2", "K6_HTTP_DEBUG=body", "K6_DNS=ttl=soon", "K6_LOCAL_IPS=10.0.0.1,10.0.0.300"})
 	checkErrors(t, err, `K6_MIN_ITERATION_DURATION: invalid duration "2": missing unit`,
-		`K6_HTTP_DEBUG: invalid value "body"`)
+		`K6_HTTP_DEBUG: invalid value "body"`, `K6_LOCAL_IPS: invalid address "10.0.0.300"`,
+		`K6_DNS: ttl: invalid value "soon"`)
 }
 
 func TestParseFlagDuration(t *testing.T) {

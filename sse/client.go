@@ -33,6 +33,22 @@ type ClientOptions struct {
 	// NetHTTPOnly sends every request through net/http, not through the
 	// reactor that reads plain-HTTP streams (comparisons, diagnosis).
 	NetHTTPOnly bool
+	// Dial, when set, dials every connection of the client, on both paths
+	// (net/http and the reactor), in place of a net.Dialer of DialTimeout:
+	// k6's hosts, blockHostnames, blacklistIPs, dns and localIPs options
+	// (a netstack.Dialer). It returns the *net.TCPConn it dialed.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLSConfig, when set, is the TLS configuration of https requests
+	// (tlsVersion, tlsCipherSuites, tlsAuth); InsecureSkipTLSVerify still
+	// applies. Its GetClientCertificate sees the request's host through
+	// netstack.WithServerName.
+	TLSConfig *tls.Config
+	// NoUserAgent sends no User-Agent unless the request sets one (k6's
+	// userAgent option set to "").
+	NoUserAgent bool
+	// DisableKeepAlives closes each connection after its request, on both
+	// paths (k6's noConnectionReuse).
+	DisableKeepAlives bool
 }
 
 // Client sends streaming requests. Use one per VU: it keeps connections
@@ -49,7 +65,7 @@ type Client struct {
 // NewClient returns a client configured by opts.
 func NewClient(opts ClientOptions) *Client {
 	c := &Client{userAgent: opts.UserAgent}
-	if c.userAgent == "" {
+	if c.userAgent == "" && !opts.NoUserAgent {
 		c.userAgent = "usefullatency"
 	}
 	rt := opts.Transport
@@ -57,7 +73,7 @@ func NewClient(opts ClientOptions) *Client {
 		c.transport = newTransport(opts)
 		rt = c.transport
 		if !opts.NetHTTPOnly {
-			c.wire = newWirePool(opts.dialTimeout(), opts.idleConns())
+			c.wire = newWirePool(opts.dialFunc(), opts.wireIdle())
 		}
 	}
 	// Redirects are followed by the exchange, by the request's policy, on
@@ -76,6 +92,34 @@ func (o ClientOptions) dialTimeout() time.Duration {
 	return o.DialTimeout
 }
 
+// dialFunc returns Dial, or a net.Dialer of DialTimeout.
+func (o ClientOptions) dialFunc() func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if o.Dial != nil {
+		return o.Dial
+	}
+	return (&net.Dialer{Timeout: o.dialTimeout(), KeepAlive: 30 * time.Second}).DialContext
+}
+
+// tlsConfig returns a copy of TLSConfig, or a new configuration, with
+// InsecureSkipTLSVerify applied.
+func (o ClientOptions) tlsConfig() *tls.Config {
+	c := &tls.Config{}
+	if o.TLSConfig != nil {
+		c = o.TLSConfig.Clone()
+	}
+	c.InsecureSkipVerify = c.InsecureSkipVerify || o.InsecureSkipTLSVerify //nolint:gosec // test endpoints, opt-in
+	return c
+}
+
+// wireIdle returns the idle connections the reactor keeps per host: none
+// with DisableKeepAlives.
+func (o ClientOptions) wireIdle() int {
+	if o.DisableKeepAlives {
+		return 0
+	}
+	return o.idleConns()
+}
+
 // idleConns returns MaxIdleConnsPerHost or its default.
 func (o ClientOptions) idleConns() int {
 	if o.MaxIdleConnsPerHost <= 0 {
@@ -86,14 +130,15 @@ func (o ClientOptions) idleConns() int {
 
 // newTransport builds the client's HTTP transport.
 func newTransport(opts ClientOptions) *http.Transport {
-	dial, idle := opts.dialTimeout(), opts.idleConns()
+	idle := opts.idleConns()
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
-		TLSClientConfig:     &tls.Config{InsecureSkipVerify: opts.InsecureSkipTLSVerify}, //nolint:gosec // test endpoints, opt-in
+		DialContext:         opts.dialFunc(),
+		TLSClientConfig:     opts.tlsConfig(),
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   !opts.DisableHTTP2,
 		DisableCompression:  true,
+		DisableKeepAlives:   opts.DisableKeepAlives,
 		MaxIdleConns:        idle * 4,
 		MaxIdleConnsPerHost: idle,
 		IdleConnTimeout:     90 * time.Second,

@@ -115,6 +115,10 @@
 //	                 dialect, negative limits); nothing was sent
 //	connect_error    DNS resolution failed or the connection was refused
 //	                 or unreachable
+//	blocked_host     the host is in the blockHostnames option
+//	                 (ClientOptions.Dial refused it); nothing was sent
+//	blocked_ip       every address of the host is in the blacklistIPs
+//	                 option; nothing was sent
 //	tls_error        TLS handshake or certificate verification failed
 //	http_status      the status is not 2xx; Status is kept and Error holds
 //	                 the first 4 KiB of the body

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // The error codes of Result.ErrorCode. Each request ends in exactly one
@@ -20,6 +21,8 @@ import (
 const (
 	CodeInvalidRequest = "invalid_request"
 	CodeConnect        = "connect_error"
+	CodeBlockedHost    = "blocked_host"
+	CodeBlockedIP      = "blocked_ip"
 	CodeTLS            = "tls_error"
 	CodeHTTPStatus     = "http_status"
 	CodeContentType    = "content_type"
@@ -116,6 +119,10 @@ func transportCode(err error) string {
 		invalid x509.CertificateInvalidError
 	)
 	switch {
+	case errors.Is(err, netstack.ErrBlockedHost):
+		return CodeBlockedHost
+	case errors.Is(err, netstack.ErrBlacklistedIP):
+		return CodeBlockedIP
 	case errors.Is(err, httpsafe.ErrTooLarge), strings.Contains(err.Error(), "server response headers exceeded"):
 		return CodeTooLarge
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &host),

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // Limits of the exchange.
@@ -112,7 +114,8 @@ func (x *exchange) send() *redirection {
 		return x.redirect
 	}
 	interim := new(int64)
-	resp, err := x.client.hc.Do(hreq.WithContext(x.countInterim(interim)))
+	ctx := netstack.WithServerName(x.countInterim(interim), hreq.URL.Hostname())
+	resp, err := x.client.hc.Do(hreq.WithContext(ctx))
 	if err != nil {
 		x.failTransport(err)
 		x.cancel(nil)

@@ -7,13 +7,12 @@ import (
 	"net/http"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // wirePool is a Client's kept-alive connections per host:port.
 type wirePool struct {
 	r       *reactor
-	dial    net.Dialer
+	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
 	maxIdle int
 
 	mu   sync.Mutex
@@ -22,13 +21,12 @@ type wirePool struct {
 
 // newWirePool returns a pool on the process's reactor, or nil where there is
 // none.
-func newWirePool(dial time.Duration, maxIdle int) *wirePool {
+func newWirePool(dial func(ctx context.Context, network, addr string) (net.Conn, error), maxIdle int) *wirePool {
 	r := theReactor()
 	if r == nil {
 		return nil
 	}
-	return &wirePool{r: r, dial: net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second},
-		maxIdle: maxIdle, idle: map[string][]*wireConn{}}
+	return &wirePool{r: r, dial: dial, maxIdle: maxIdle, idle: map[string][]*wireConn{}}
 }
 
 // get returns a connection to addr with x attached: the most recently used
@@ -108,10 +106,10 @@ func (p *wirePool) closeIdle() {
 	}
 }
 
-// connect dials addr with Go's dialer (DNS, timeouts, errors as net/http
-// reports them) and hands the socket to the reactor.
+// connect dials addr with the client's dialer (DNS, timeouts, errors as
+// net/http reports them) and hands the socket to the reactor.
 func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) {
-	nc, err := p.dial.DialContext(ctx, "tcp", addr)
+	nc, err := p.dial(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}

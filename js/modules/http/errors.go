@@ -8,6 +8,8 @@ import (
 	"net"
 	"strconv"
 	"syscall"
+
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // k6's error codes (its "Error codes" page); HTTP statuses of 400 and above
@@ -42,10 +44,10 @@ func classify(ctx context.Context, err error) (int, string) {
 		return codeTimeout, "request timeout"
 	}
 	switch {
-	case errors.Is(err, errBlockedHost):
-		return codeBlockedHost, errBlockedHost.Error()
-	case errors.Is(err, errBlacklistedIP):
-		return codeBlacklistedIP, errBlacklistedIP.Error()
+	case errors.Is(err, netstack.ErrBlockedHost):
+		return codeBlockedHost, netstack.ErrBlockedHost.Error()
+	case errors.Is(err, netstack.ErrBlacklistedIP):
+		return codeBlacklistedIP, netstack.ErrBlacklistedIP.Error()
 	}
 	if code := http2Code(err); code != 0 {
 		return code, err.Error()

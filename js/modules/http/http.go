@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
@@ -70,8 +71,8 @@ func (h *HTTP) Exports() modules.Exports {
 // run's settings.
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
-		h.settings = runSettings(h.vu.State().Run)
-		h.transport = newTransport(h.settings.client)
+		h.settings = runSettings(h.vu.State().Run, h.vu.State().VUID)
+		h.transport = newTransport(h.settings.network, h.settings.noReuse)
 	})
 	return h.transport
 }
@@ -83,6 +84,8 @@ type call struct {
 	base metrics.Tags
 	// meta is the VU's metadata when the request started.
 	meta metrics.Tags
+	// debug logs the request's hops (httpDebug); nil when off.
+	debug *debugLog
 }
 
 // prepare checks the arguments of a request on the VU's goroutine.
@@ -105,7 +108,33 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	if err != nil {
 		return nil, err
 	}
-	return &call{req: req, base: h.vu.State().Tags, meta: h.vu.State().Metadata}, nil
+	return &call{req: req, base: h.vu.State().Tags, meta: h.vu.State().Metadata, debug: h.debugLog(req)}, nil
+}
+
+// debugLog returns the httpDebug log of req, nil when the option is off.
+func (h *HTTP) debugLog(req *request) *debugLog {
+	mode := h.settings.network.HTTPDebug
+	st := h.vu.State()
+	if mode == "" || st.Run == nil || st.Run.Log == nil {
+		return nil
+	}
+	tags := metrics.Tags{}
+	for k, v := range st.Tags {
+		tags[k] = v
+	}
+	for k, v := range req.tags {
+		tags[k] = v
+	}
+	run := st.Run
+	return &debugLog{
+		full: mode == "full", w: run.Log, fields: newDebugFields(st.VUID, st.Iteration, tags),
+		secs: func() int {
+			if run.Info == nil {
+				return 0
+			}
+			return int(run.Info.Elapsed().Seconds())
+		},
+	}
 }
 
 // newIteration closes the VU's idle connections at its first request of
@@ -134,8 +163,20 @@ func isToken(s string) bool {
 
 // send sends a prepared request, following redirects, and pushes the
 // samples of every exchange; safe from any goroutine.
+// It waits first for the run's rps limit, once per request (redirect hops
+// and digest challenges included), as k6 does.
 func (h *HTTP) send(ctx context.Context, c *call) *exchange {
-	return do(ctx, h.roundTripper(), c.req, func(ex *exchange) { h.record(c, ex) })
+	rt := h.roundTripper()
+	if err := h.settings.network.RateLimit.Wait(ctx); err != nil {
+		ex := &exchange{method: c.req.method, url: c.req.url, reqHeader: c.req.header, reqBody: c.req.body}
+		ex.fail(ctx, err)
+		ex.end = time.Now()
+		return ex
+	}
+	if c.debug != nil {
+		rt = c.debug.wrap(rt)
+	}
+	return do(ctx, rt, c.req, func(ex *exchange) { h.record(c, ex) })
 }
 
 // response turns the last exchange into the script's response, or into an

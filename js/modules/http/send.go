@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // send performs one exchange (no redirect following) on rt and reads the
@@ -23,7 +24,7 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 	tr := &tracer{}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
 	if err == nil {
-		req = req.WithContext(withHost(req.Context(), req.URL.Hostname()))
+		req = req.WithContext(netstack.WithServerName(req.Context(), req.URL.Hostname()))
 	}
 	if err != nil {
 		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, err.Error(), time.Now()

@@ -1,10 +1,7 @@
 package k6http
 
 import (
-	"encoding/json"
-
 	"github.com/usefullatency/usefullatency/js/modules"
-	"github.com/usefullatency/usefullatency/options"
 )
 
 // settings are the run options the module reads, under their k6 names in
@@ -26,13 +23,18 @@ type settings struct {
 	// noVUReuse closes the VU's idle connections at the start of each
 	// iteration (noVUConnectionReuse).
 	noVUReuse bool
-	// client configures the VU's transport.
-	client clientOptions
+	// noReuse closes each connection after its request
+	// (noConnectionReuse).
+	noReuse bool
+	// network is the VU's dialer, TLS configuration, rps limit and
+	// httpDebug, shared with the streaming probe's code.
+	network modules.Network
 }
 
-// runSettings reads the settings from run's options.
-func runSettings(run *modules.Run) settings {
+// runSettings reads the settings of VU vuID from run's options.
+func runSettings(run *modules.Run, vuID int64) settings {
 	s := settings{maxRedirects: defaultRedirects, batch: 20, batchPerHost: 6, userAgent: defaultUserAgent}
+	s.network = run.Network(vuID)
 	if run == nil {
 		return s
 	}
@@ -42,40 +44,11 @@ func runSettings(run *modules.Run) settings {
 			*dst = n
 		}
 	}
-	if ua, ok := o["userAgent"].(string); ok {
-		s.userAgent = ua
+	if s.network.UserAgentSet {
+		s.userAgent = s.network.UserAgent
 	}
 	s.throw, _ = o["throw"].(bool)
 	s.discard, _ = o["discardResponseBodies"].(bool)
-	s.noVUReuse, _ = o["noVUConnectionReuse"].(bool)
-	c := &s.client
-	c.InsecureSkipTLSVerify = run.InsecureSkipTLSVerify
-	c.NoConnectionReuse, _ = o["noConnectionReuse"].(bool)
-	decodeOption(o, "hosts", &c.Hosts)
-	decodeOption(o, "blockHostnames", &c.BlockHostnames)
-	decodeOption(o, "blacklistIPs", &c.BlacklistIPs)
-	decodeOption(o, "tlsVersion", &c.TLSVersion)
-	decodeOption(o, "tlsCipherSuites", &c.TLSCipherSuites)
-	decodeOption(o, "tlsAuth", &c.TLSAuth)
+	s.noVUReuse, s.noReuse = s.network.NoVUConnectionReuse, s.network.NoConnectionReuse
 	return s
 }
-
-// decodeOption reads the option opts holds under name, in its JSON form,
-// into dst; an absent option leaves dst alone. The options package has
-// validated it already.
-func decodeOption[T any](opts map[string]any, name string, dst *T) {
-	v, ok := opts[name]
-	if !ok || v == nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		_ = json.Unmarshal(b, dst)
-	}
-}
-
-// The option types the client reads, from the options package.
-type (
-	tlsVersions = options.TLSVersions
-	tlsAuth     = options.TLSAuth
-)

@@ -21,6 +21,11 @@ type Probe struct {
 	metrics *probeMetrics
 	once    sync.Once
 	client  *sse.Client
+	// noVUReuse closes the client's idle connections at each iteration's
+	// first request (noVUConnectionReuse); connIteration is the
+	// iteration of the VU's last request.
+	noVUReuse     bool
+	connIteration int64
 }
 
 var _ modules.Instance = (*Probe)(nil)
@@ -45,10 +50,22 @@ func (p *Probe) Exports() modules.Exports {
 }
 
 // httpClient returns the VU's client: its connections are reused across
-// the VU's requests.
+// the VU's requests. It dials and speaks TLS through the network stack
+// k6/http uses (hosts, blockHostnames, blacklistIPs, dns, localIPs, the
+// TLS options) and sends the userAgent option.
 func (p *Probe) httpClient() *sse.Client {
 	p.once.Do(func() {
-		p.client = sse.NewClient(sse.ClientOptions{InsecureSkipTLSVerify: p.vu.State().Run.InsecureSkipTLSVerify})
+		st := p.vu.State()
+		nw := st.Run.Network(st.VUID)
+		opts := sse.ClientOptions{Dial: nw.Dialer.DialContext, TLSConfig: nw.TLS, DisableKeepAlives: nw.NoConnectionReuse}
+		p.noVUReuse = nw.NoVUConnectionReuse
+		if st.Run != nil {
+			opts.InsecureSkipTLSVerify = st.Run.InsecureSkipTLSVerify
+		}
+		if nw.UserAgentSet {
+			opts.UserAgent, opts.NoUserAgent = nw.UserAgent, nw.UserAgent == ""
+		}
+		p.client = sse.NewClient(opts)
 	})
 	return p.client
 }
@@ -124,6 +141,7 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 		return nil, errInit
 	}
 	st := p.vu.State()
+	p.newIteration(st.Iteration)
 	req.ScheduledAt = st.Scheduled
 	if n, ok := st.Run.IntOption("maxRedirects"); ok && req.MaxRedirects == 0 {
 		req.MaxRedirects = n
@@ -136,6 +154,16 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 		base = base.With(k, v)
 	}
 	return &call{req: req, tags: base, meta: st.Metadata}, nil
+}
+
+// newIteration closes the VU's idle connections at its first request of
+// an iteration, with the noVUConnectionReuse option.
+func (p *Probe) newIteration(it int64) {
+	client := p.httpClient()
+	if p.noVUReuse && it != p.connIteration {
+		client.CloseIdleConnections()
+	}
+	p.connIteration = it
 }
 
 // Send sends req, built outside this module (k6/x/sse builds its own), as
