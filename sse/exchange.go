@@ -182,6 +182,12 @@ func (x *exchange) failTransport(err error) {
 		x.res.fail(code, msg)
 		return
 	}
+	if x.req.Timeout > 0 && time.Since(x.sent) >= x.req.Timeout {
+		// The transport gave up at the request's deadline (a write bounded
+		// by it) before the timeout's timer canceled the context.
+		x.res.fail(CodeTimeout, "request timeout exceeded")
+		return
+	}
 	code := transportCode(err)
 	if code == CodeTooLarge {
 		x.res.fail(code, headerLimit(x.req.MaxHeaderSize).Error())
