@@ -46,11 +46,16 @@ func TestProbeRoundTrip(t *testing.T) {
 					t.Fatalf("%s: %s", res.ErrorCode, res.Error)
 				}
 				// The probe's times count from the send, the schedule's from
-				// the dequeue: the server-reported queue time links the two.
-				if res.Timings.Queue == nil {
-					t.Fatal("no queue time reported")
+				// the dequeue: the server-reported queue time links the two,
+				// and the headers, which the mock sends on arrival (headers
+				// are not held here), carry the two legs of loopback and the
+				// time the request waited for the server's goroutine — on a
+				// busy machine, more than any tolerance — so they are taken
+				// off.
+				if res.Timings.Queue == nil || res.Timings.Headers == nil {
+					t.Fatal("no queue time or headers time reported")
 				}
-				queue := *res.Timings.Queue
+				queue := *res.Timings.Queue + *res.Timings.Headers
 				compare(t, "first_text", plan.Marks, "first_text", res.Timings.FirstText, queue)
 				compare(t, "complete", plan.Marks, "complete", res.Timings.Complete, queue)
 				if d == mock.Business {
@@ -67,7 +72,7 @@ func TestProbeRoundTrip(t *testing.T) {
 // compare checks a measured time against the scheduled mark plus the queue
 // time: the measurement adds the request's transport and the event's
 // delivery (loopback, timers, scheduling on a busy machine), never less
-// than a few milliseconds of rounding, so it must be within −5 to +50 ms.
+// than a few milliseconds of rounding, so it must be within −25 to +50 ms.
 func compare(t *testing.T, what string, marks map[string]time.Duration, mark string, got *float64, queue float64) {
 	t.Helper()
 	want, scheduled := marks[mark]
@@ -82,7 +87,11 @@ func compare(t *testing.T, what string, marks map[string]time.Duration, mark str
 		return
 	}
 	wantMS := float64(want)/float64(time.Millisecond) + queue
-	if d := *got - wantMS; d < -5 || d > 50 {
+	// Below: the headers (in queue) also hold any wait of the mock's
+	// goroutine between the request's arrival and their flush, which the
+	// events' schedule does not; a busy 2-core machine makes that tens of
+	// milliseconds.
+	if d := *got - wantMS; d < -25 || d > 50 {
 		t.Errorf("%s: measured %.2f ms, scheduled %.2f ms (+queue): off by %.2f ms", what, *got, wantMS, d)
 	}
 }
