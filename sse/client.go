@@ -89,7 +89,7 @@ func newTransport(opts ClientOptions) *http.Transport {
 	dial, idle := opts.dialTimeout(), opts.idleConns()
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         stampDialer{&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}}.DialContext,
 		TLSClientConfig:     &tls.Config{InsecureSkipVerify: opts.InsecureSkipTLSVerify}, //nolint:gosec // test endpoints, opt-in
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   !opts.DisableHTTP2,
@@ -102,6 +102,8 @@ func newTransport(opts ClientOptions) *http.Transport {
 	}
 	if opts.DisableHTTP2 {
 		t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	} else {
+		useH2(t)
 	}
 	return t
 }

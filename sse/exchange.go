@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -53,6 +54,13 @@ type exchange struct {
 	handoff  *handoff      // the caller parses the response (callbacks)
 	retry    bool          // a reused connection was closed before any response byte
 	redirect *redirection  // the response was a redirect to follow
+
+	// Through net/http: the connection that carried the response.
+	conn net.Conn
+	// wireLag is the longest read lag of the reactor's reads for this
+	// exchange, nanoseconds plus one (0: no stamped read).
+	wireLag atomic.Int64
+	stamps  *stampConn // nil where reads are not kernel-stamped
 }
 
 // newExchange prepares an exchange with the request's defaults applied.
@@ -112,7 +120,8 @@ func (x *exchange) send() *redirection {
 		return x.redirect
 	}
 	interim := new(int64)
-	resp, err := x.client.hc.Do(hreq.WithContext(x.countInterim(interim)))
+	x.now, x.conn, x.stamps = time.Now, nil, nil
+	resp, err := x.client.hc.Do(hreq.WithContext(x.traceConn(x.countInterim(interim))))
 	if err != nil {
 		x.failTransport(err)
 		x.cancel(nil)
@@ -129,6 +138,7 @@ func (x *exchange) send() *redirection {
 		resp.Body.Close()
 		return r
 	}
+	x.stampResponse(resp)
 	x.receive(resp)
 	return nil
 }
@@ -377,6 +387,9 @@ func (x *exchange) result() *Result {
 		}
 	}
 	r.BytesSent = x.reqBytes
+	if lag, ok := x.readLag(); ok {
+		r.ReadLag = msPtr(lag)
+	}
 	if x.meter != nil {
 		r.BytesReceived = responseHeaderSize(r) + x.meter.n.Load()
 	}
@@ -390,6 +403,7 @@ func (x *exchange) copyStream(s *stream) {
 	r.State, r.ToolCalls, r.Usage = s.content.state, s.content.toolCalls(), s.content.usage
 	r.EventsByKind = s.counts
 	r.Events, r.Heartbeats, r.EmptyEvents = s.seq, s.counts[Heartbeat], s.counts[Empty]
+	r.CoalescedEvents = s.shared
 	r.Marks = s.preds.results()
 	r.Dialect = s.cls.Dialect()
 }

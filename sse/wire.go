@@ -181,9 +181,13 @@ func (c *wireConn) readable(buf, oob []byte) {
 	}
 	// Reads stamped from one kernel timestamp convert to the monotonic
 	// clock a few ns apart: stamps never go back.
-	at := receivedAt(time.Now(), rx)
+	now := time.Now()
+	at := receivedAt(now, rx)
 	if at.Before(c.lastAt) {
 		at = c.lastAt
+	}
+	if rx != 0 {
+		c.x.noteLag(now.Sub(at))
 	}
 	c.lastAt = at
 	if c.h != nil {
