@@ -65,6 +65,9 @@ type execution struct {
 	thresholdStop atomic.Bool
 	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
 	lastVUs int64
+	// health samples the runner's CPU on the tickers' goroutine; read
+	// after they stopped.
+	health *health
 	errs    *errorLog
 	// duration is the test run duration the summary reported; 0 until
 	// the summary is written.
@@ -226,6 +229,7 @@ func (e *execution) runScenarios(ctx context.Context) {
 	defer cancel()
 	start := time.Now()
 	e.start.Store(&start)
+	e.health = newHealth(start)
 	stopTickers := e.startTickers(runCtx)
 	var wg sync.WaitGroup
 	for _, sr := range e.scenarios {
@@ -237,6 +241,7 @@ func (e *execution) runScenarios(ctx context.Context) {
 	}
 	wg.Wait()
 	stopTickers()
+	e.warnHealth()
 }
 
 // linger keeps the process, and so the REST API, up after the end of the
