@@ -68,7 +68,7 @@ type execution struct {
 	// health samples the runner's CPU on the tickers' goroutine; read
 	// after they stopped.
 	health *health
-	errs    *errorLog
+	errs   *errorLog
 	// duration is the test run duration the summary reported; 0 until
 	// the summary is written.
 	duration time.Duration
