@@ -100,6 +100,9 @@ func TestInvalidConfigExits104(t *testing.T) {
 		{name: "segment not in sequence", args: []string{"--execution-segment", "0:1/3", "--execution-segment-sequence", "0,1/2,1"},
 			wantErr: []string{"0:1/3", "0,1/2,1"}},
 		{name: "bad K6_VUS", env: []string{"K6_VUS=x"}, wantErr: []string{"K6_VUS", "x"}},
+		{name: "bad --probe-transport", args: []string{"--probe-transport", "epoll"}, wantErr: []string{"probe transport", "epoll"}},
+		{name: "bad USEFULLATENCY_PROBE_TRANSPORT", env: []string{"USEFULLATENCY_PROBE_TRANSPORT=epoll"},
+			wantErr: []string{"USEFULLATENCY_PROBE_TRANSPORT", "epoll"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

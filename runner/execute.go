@@ -167,6 +167,7 @@ func (e *execution) prepare() error {
 	}
 	run.Options = optionsMap(o)
 	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
+	run.ProbeNetHTTP = o.ProbeTransport == "nethttp"
 	run.Info = e
 	run.Abort = e.abort
 	run.Fail = e.fail

@@ -48,7 +48,8 @@ func (p *Probe) Exports() modules.Exports {
 // the VU's requests.
 func (p *Probe) httpClient() *sse.Client {
 	p.once.Do(func() {
-		p.client = sse.NewClient(sse.ClientOptions{InsecureSkipTLSVerify: p.vu.State().Run.InsecureSkipTLSVerify})
+		run := p.vu.State().Run
+		p.client = sse.NewClient(sse.ClientOptions{InsecureSkipTLSVerify: run.InsecureSkipTLSVerify, NetHTTPOnly: run.ProbeNetHTTP})
 	})
 	return p.client
 }
