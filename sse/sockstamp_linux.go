@@ -60,4 +60,3 @@ func receiveTime(oob []byte) int64 {
 	}
 	return 0
 }
-
