@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/js/modules"
+	"github.com/usefullatency/usefullatency/metrics"
 )
 
 // TestSaturatedSpans checks that consecutive saturated seconds merge into
@@ -92,5 +96,40 @@ func TestProcessCPU(t *testing.T) {
 	}
 	if after, _ := processCPU(); after <= before {
 		t.Errorf("CPU time %v then %v after spinning (%d)", before, after, x)
+	}
+}
+
+// TestWarnHealth checks the end-of-run warning of a run that used the
+// probe: printed when the CPU samples show saturation, with the read lag
+// and the coalesced events from the metrics; absent for a healthy run and
+// for a run without the probe.
+func TestWarnHealth(t *testing.T) {
+	newExec := func(probe bool, cpu ...float64) (*execution, *bytes.Buffer) {
+		reg := metrics.NewRegistry()
+		run := &modules.Run{Engine: metrics.NewEngine(reg), Registry: reg, Tags: metrics.Tags{}}
+		if probe {
+			for _, n := range []string{metrics.ProbeEvents, metrics.ProbeReadLag, metrics.ProbeCoalescedEvents} {
+				metrics.ProbeMetric(n).MustRegister(reg)
+			}
+			run.Engine.Push(metrics.Sample{Metric: reg.Get(metrics.ProbeReadLag), Value: 83.25},
+				metrics.Sample{Metric: reg.Get(metrics.ProbeCoalescedEvents), Value: 5})
+		}
+		var errs bytes.Buffer
+		h := &health{}
+		for i, f := range cpu {
+			h.samples = append(h.samples, cpuSample{at: time.Duration(i+1) * time.Second, frac: f})
+		}
+		return &execution{t: &Test{Run: run}, cfg: Config{Stderr: &errs}, health: h}, &errs
+	}
+	e, errs := newExec(true, 0.3, 0.95, 1, 0.2)
+	e.warnHealth()
+	if w := errs.String(); !strings.HasPrefix(w, "WARN the load generator was saturated") ||
+		!strings.Contains(w, "from 1 s to 3 s: read lag p99 83.2 ms, 5 events shared a read") {
+		t.Errorf("saturated run: %q", w)
+	}
+	e, errs = newExec(false, 1, 1)
+	e.warnHealth()
+	if errs.Len() != 0 {
+		t.Errorf("a run without the probe warned: %q", errs.String())
 	}
 }
