@@ -19,8 +19,9 @@ import (
 // the kernel receive time of its last byte. Each connection serves
 // requests from net/http's pool (h2 connections stay in it and are
 // shared) until it can take no more.
-func useH2(t *http.Transport) {
+func useH2(t *http.Transport, idle time.Duration) {
 	t2 := &http2.Transport{
+		IdleConnTimeout:    idle,
 		DisableCompression: true, // the exchange decodes, to count wire bytes
 		MaxHeaderListSize:  uint32(DefaultMaxHeaderSize),
 		ReadIdleTimeout:    30 * time.Second,

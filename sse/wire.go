@@ -32,11 +32,14 @@ type wireConn struct {
 	fd   int
 	addr string
 
-	mu      sync.Mutex // held by the reactor while it runs the exchange
-	closed  bool
-	reused  bool // it served an earlier exchange
-	sending bool // the caller is writing the request
-	parked  bool // the exchange ended while the request was being written
+	mu     sync.Mutex // held by the reactor while it runs the exchange
+	closed bool
+	reused bool // it served an earlier exchange
+	// idleSince is when the connection last went back to the pool (under
+	// the pool's mu).
+	idleSince time.Time
+	sending   bool // the caller is writing the request
+	parked    bool // the exchange ended while the request was being written
 
 	// The exchange in progress, if any; touched under mu or inside the
 	// coroutine (or by the reader of a handoff).

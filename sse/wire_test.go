@@ -546,3 +546,29 @@ func needReactor(t *testing.T) {
 		t.Skip("no reactor in this build")
 	}
 }
+
+// TestReactorIdleTimeout checks that a kept-alive connection idle for
+// IdleConnTimeout is closed — the server sees it go — and that the next
+// request dials a new one.
+func TestReactorIdleTimeout(t *testing.T) {
+	needReactor(t)
+	var opened, closed atomic.Int32
+	srv, _ := serve(t, script{steps: now(textChunk("a"), doneChunk), onConn: func(s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			opened.Add(1)
+		case http.StateClosed:
+			closed.Add(1)
+		}
+	}})
+	c := NewClient(ClientOptions{IdleConnTimeout: 50 * time.Millisecond})
+	for i := range 2 {
+		if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() {
+			t.Fatalf("request %d: %s %s", i, res.ErrorCode, res.Error)
+		}
+		eventually.True(t, "the idle connection is closed", func() bool { return idleWire(c) == 0 && closed.Load() == int32(i+1) })
+	}
+	if n := opened.Load(); n != 2 {
+		t.Errorf("%d connections opened, want 2 (the first one expired)", n)
+	}
+}
