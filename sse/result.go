@@ -122,7 +122,7 @@ type Result struct {
 	// ReadLag is the longest time, in milliseconds, between the kernel
 	// receiving bytes of the response and the program reading them; nil
 	// where the kernel gives no receive stamps.
-	ReadLag *float64 `json:"read_lag_ms,omitempty"`
+	ReadLag *float64 `json:"read_lag"`
 	// EventsByKind counts events per kind.
 	EventsByKind KindCounts `json:"-"`
 
