@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 x/net/http2's Transport and ClientConn are deprecated for net/http's, but net/http's HTTP/2 reads the *tls.Conn itself: only x/net's framer can read through the frame tap that stamps each frame.
+
 package sse
 
 import (
