@@ -12,6 +12,7 @@ require (
 	github.com/tidwall/gjson v1.20.4
 	github.com/tmaxmax/go-sse v0.12.0
 	golang.org/x/crypto v0.59.0
+	golang.org/x/net v0.63.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 )

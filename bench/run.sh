@@ -14,6 +14,11 @@
 # open stream from 1 s and 5 s streams at the same rate. "floor" runs
 # bench/floorclient (net/http, no JS) and bench/epollfloor (raw sockets,
 # one epoll thread) on the same workload: what the machine allows at all.
+# "stamps" (not in the default) runs bench/busy.js on each transport
+# (plain, TLS HTTP/1.1, HTTP/2; BUSY JavaScript VUs spinning next to 5
+# streams/s) and prints the receive-side stamp error p95/p99/max, the
+# median of RUNS runs; BASE_BIN, if set, is a second binary run the same
+# way (the build before a change).
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
 RUNS=${RUNS:-3}
@@ -277,5 +282,31 @@ print(f"{sys.argv[2]}/s {sys.argv[3]} median: first_text_error p50 {get(r'p50 ([
       f" {get(r'([0-9.]+) CPU-s'):.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
 PY
 done
+done
+fi
+
+# ---------------------------------------------------------------------------
+# Stamp error per transport under a busy client: bench/busy.js.
+if want stamps; then
+(cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver)
+for bin in "$BIN" ${BASE_BIN:-}; do
+  for mode in plain h1 h2; do
+    : >"$TMP/stamps.txt"
+    for _ in $(seq "$RUNS"); do
+      : >"$TMP/sse.url"
+      flag=""
+      if [ "$mode" != plain ]; then flag="-tls $mode"; fi
+      # shellcheck disable=SC2086 # flag is empty or two words
+      "$TMP/sseserver" -addr 127.0.0.1:0 $flag >"$TMP/sse.url" 2>"$TMP/sse.err" &
+      SPID=$!
+      for _ in $(seq 50); do [ -s "$TMP/sse.url" ] && break; sleep 0.1; done
+      "$bin" run -q --no-summary --summary-export "$TMP/busy.json" -e SSE_URL="$(head -1 "$TMP/sse.url")" \
+        -e DURATION="${STAMP_DURATION:-20s}" -e BUSY="${BUSY:-6}" -e ONEVENT="${ONEVENT:-}" "$DIR/busy.js" >"$TMP/run.log" 2>&1 || true
+      kill "$SPID" 2>/dev/null || true; wait "$SPID" 2>/dev/null || true; SPID=
+      python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; e=m["first_text_error_rel"]; l=m.get("usefulsse_read_lag",{}); c=m.get("usefulsse_client_cpu",{}); print(e["p(95)"], e["p(99)"], e["max"], e["count"], l.get("p(99)", "-"), c.get("max", c.get("value","-")))' "$TMP/busy.json" >>"$TMP/stamps.txt" || echo "   run failed: $(tail -3 "$TMP/run.log")"
+    done
+    echo "$(basename "$bin") $mode: runs (p95 p99 max n read_lag_p99 cpu_max):"; sed 's/^/   /' "$TMP/stamps.txt"
+    for col in 1 2 3; do printf "   median %s: %s ms\n" "$(echo p95 p99 max | cut -d' ' -f$col)" "$(cut -d' ' -f$col "$TMP/stamps.txt" | median)"; done
+  done
 done
 fi

@@ -112,6 +112,9 @@ func TestInvalidConfigExits104(t *testing.T) {
 			wantErr: []string{"/nonexistent-usefullatency/x.json"}},
 		{name: "csv output in a missing directory", args: []string{"-o", "csv=/nonexistent-usefullatency/x.csv"},
 			wantErr: []string{"/nonexistent-usefullatency/x.csv"}},
+		{name: "bad --probe-transport", args: []string{"--probe-transport", "epoll"}, wantErr: []string{"probe transport", "epoll"}},
+		{name: "bad USEFULLATENCY_PROBE_TRANSPORT", env: []string{"USEFULLATENCY_PROBE_TRANSPORT=epoll"},
+			wantErr: []string{"USEFULLATENCY_PROBE_TRANSPORT", "epoll"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -75,4 +76,26 @@ func bucketTable(t *testing.T, page, bucket string) string {
 	}
 	table, _, _ := strings.Cut(after, "</table>")
 	return table
+}
+
+// TestProbeTransportSwitch runs the probe's example through net/http
+// (--probe-transport nethttp, and the environment variable): the streams
+// succeed and still carry kernel stamps, so read lag is measured.
+func TestProbeTransportSwitch(t *testing.T) {
+	t.Parallel()
+	srv := sseServer(t)
+	for _, inv := range []invocation{
+		{args: []string{"run", "-q", "--probe-transport", "nethttp"}, env: []string{"SSE_URL=" + srv.URL}},
+		{args: []string{"run", "-q"}, env: []string{"SSE_URL=" + srv.URL, "USEFULLATENCY_PROBE_TRANSPORT=nethttp"}},
+	} {
+		out := filepath.Join(t.TempDir(), "export.json")
+		inv.args = append(inv.args, "--summary-export", out, script("usefulsse/probe.js"))
+		r := inv.run(t)
+		r.wantCode(t, 0)
+		exp := export(t, out)
+		object(t, exp, "metrics", "usefulsse_first_text")
+		if runtime.GOOS == "linux" {
+			object(t, exp, "metrics", "usefulsse_read_lag")
+		}
+	}
 }

@@ -28,7 +28,17 @@ const (
 	ProbeEmptyEvents = ProbePrefix + "empty_events" // Counter: events with no visible text or state.
 	ProbeTokens      = ProbePrefix + "tokens"       // Counter: tokens the stream reported; tag kind.
 	ProbeCost        = ProbePrefix + "cost"         // Counter: the tokens' cost at the script's pricing.
+
+	// The load generator's health: when these are high, the timings above
+	// may be late (README "Client health").
+	ProbeReadLag         = ProbePrefix + "read_lag"         // Trend (time): per request, the longest wait between the kernel receiving bytes and the runner reading them.
+	ProbeCoalescedEvents = ProbePrefix + "coalesced_events" // Counter: events that arrived in one read with the next event; their stamp may be late.
+	ProbeClientCPU       = ProbePrefix + "client_cpu"       // Gauge: the runner's process CPU, as a fraction of all cores, every second.
 )
+
+// ClientSaturated is the client_cpu value from which the runner counts as
+// saturated: its reads and timers may run late.
+const ClientSaturated = 0.9
 
 // MetricSpec declares a metric: its name, its type and what its values are.
 type MetricSpec struct {
@@ -60,10 +70,13 @@ var probeMetrics = [...]MetricSpec{
 	{ProbeEmptyEvents, Counter, Default},
 	{ProbeTokens, Counter, Default},
 	{ProbeCost, Counter, Default},
+	{ProbeReadLag, Trend, Time},
+	{ProbeCoalescedEvents, Counter, Default},
+	{ProbeClientCPU, Gauge, Default},
 }
 
 // ProbeMetrics returns the probe's metrics in PRODUCT.md's order: the Trends,
-// the Rates, then the Counters. The slice is the caller's.
+// the Rates, then the Counters; then the client health metrics. The slice is the caller's.
 func ProbeMetrics() []MetricSpec {
 	return append([]MetricSpec(nil), probeMetrics[:]...)
 }

@@ -27,6 +27,9 @@ func TestProbeMetricsArePRODUCTs(t *testing.T) {
 		{"usefulsse_empty_events", Counter, Default},
 		{"usefulsse_tokens", Counter, Default},
 		{"usefulsse_cost", Counter, Default},
+		{"usefulsse_read_lag", Trend, Time},
+		{"usefulsse_coalesced_events", Counter, Default},
+		{"usefulsse_client_cpu", Gauge, Default},
 	}
 	got := ProbeMetrics()
 	if !slices.Equal(got, want) {

@@ -135,6 +135,7 @@ func (o *Options) applyScalars(h Options) {
 	o.NoSummary = o.NoSummary || h.NoSummary
 	o.NoThresholds = o.NoThresholds || h.NoThresholds
 	o.InsecureSkipTLS = o.InsecureSkipTLS || h.InsecureSkipTLS
+	o.ProbeTransport = override(o.ProbeTransport, h.ProbeTransport, h.ProbeTransport != "")
 	o.Quiet = o.Quiet || h.Quiet
 }
 

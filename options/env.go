@@ -34,6 +34,7 @@ var envVars = []envVar{
 		_, err = ParseSequence(s)
 		return err
 	}},
+	{"USEFULLATENCY_PROBE_TRANSPORT", func(o *Options, s string) error { o.ProbeTransport = s; return checkProbeTransport(s) }},
 	{"K6_INSECURE_SKIP_TLS_VERIFY", func(o *Options, s string) (err error) { o.InsecureSkipTLS, err = envBool(s); return err }},
 	{"K6_OUT", func(o *Options, s string) error { o.Out = splitList(s); return nil }},
 	{"K6_SETUP_TIMEOUT", func(o *Options, s string) (err error) { o.SetupTimeout, err = envDuration(s); return err }},

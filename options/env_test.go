@@ -26,6 +26,7 @@ func TestFromEnv(t *testing.T) {
 		"K6_SETUP_TIMEOUT=90s",
 		"K6_TEARDOWN_TIMEOUT=1d",
 		"K6_QUIET=",
+		"USEFULLATENCY_PROBE_TRANSPORT=nethttp",
 	})
 	checkErrors(t, err)
 	want := Options{
@@ -36,7 +37,7 @@ func TestFromEnv(t *testing.T) {
 		ExecutionSegment: "1/3:2/3", ExecutionSegmentSequence: "0,1/3,2/3,1",
 		InsecureSkipTLS: true, Out: []string{"json=a.json", "csv=b.csv"},
 		SetupTimeout: Duration(90 * time.Second), TeardownTimeout: Duration(24 * time.Hour),
-		Source: "environment",
+		Source: "environment", ProbeTransport: "nethttp",
 	}
 	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("got  %+v\nwant %+v", o, want)
@@ -70,6 +71,8 @@ func TestFromEnvErrors(t *testing.T) {
 		{"sequence", []string{"K6_EXECUTION_SEGMENT_SEQUENCE=0,1/2,1/3"}, []string{"K6_EXECUTION_SEGMENT_SEQUENCE: "}},
 		{"tls bool", []string{"K6_INSECURE_SKIP_TLS_VERIFY=on"}, []string{"K6_INSECURE_SKIP_TLS_VERIFY: "}},
 		{"setup timeout", []string{"K6_SETUP_TIMEOUT=x"}, []string{"K6_SETUP_TIMEOUT: "}},
+		{"probe transport", []string{"USEFULLATENCY_PROBE_TRANSPORT=epoll"},
+			[]string{`USEFULLATENCY_PROBE_TRANSPORT: invalid probe transport "epoll": want reactor or nethttp`}},
 		{"every problem in order", []string{"K6_NO_SUMMARY=2", "K6_VUS=x", "K6_DURATION=y"},
 			[]string{"K6_VUS:", "K6_DURATION:", "K6_NO_SUMMARY:"}},
 	}
@@ -78,5 +81,25 @@ func TestFromEnvErrors(t *testing.T) {
 			_, err := FromEnv(tt.env)
 			checkErrors(t, err, tt.want...)
 		})
+	}
+}
+
+// TestProbeTransport checks the probe transport's values: the flag layer
+// wins over the environment, and a wrong value names the option.
+func TestProbeTransport(t *testing.T) {
+	for _, v := range []string{"", "reactor", "nethttp"} {
+		o := Options{ProbeTransport: v}
+		checkErrors(t, joinErrs(o.validateSettings()))
+	}
+	o := Options{ProbeTransport: "epoll"}
+	checkErrors(t, joinErrs(o.validateSettings()), `probeTransport: invalid probe transport "epoll"`)
+	env, flags := Options{ProbeTransport: "nethttp"}, Options{ProbeTransport: "reactor"}
+	env.apply(flags)
+	if env.ProbeTransport != "reactor" {
+		t.Errorf("flag over env: %q", env.ProbeTransport)
+	}
+	flags.apply(Options{})
+	if flags.ProbeTransport != "reactor" {
+		t.Errorf("an unset layer cleared it: %q", flags.ProbeTransport)
 	}
 }

@@ -78,8 +78,12 @@ type Options struct {
 	SetupTimeout      Duration          `json:"setupTimeout"`
 	TeardownTimeout   Duration          `json:"teardownTimeout"`
 	InsecureSkipTLS   bool              `json:"insecureSkipTLSVerify,omitempty"`
-	Quiet             bool              `json:"-"`
-	Out               []string          `json:"-"`
+	// ProbeTransport picks how the streaming probe reads plain-HTTP
+	// streams: "reactor" (the default where there is one) or "nethttp".
+	// Set by --probe-transport or USEFULLATENCY_PROBE_TRANSPORT only.
+	ProbeTransport string   `json:"-"`
+	Quiet          bool     `json:"-"`
+	Out            []string `json:"-"`
 
 	// The k6 options below are read through the k6Options table. Their
 	// zero value is unset; pointers are nil when unset.

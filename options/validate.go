@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,17 @@ func checkTimeUnit(s string) error {
 	return fmt.Errorf("invalid time unit %q: want s, ms or us", s)
 }
 
+// ProbeTransports are the values of --probe-transport.
+var ProbeTransports = []string{"reactor", "nethttp"}
+
+// checkProbeTransport accepts "" (the default) and ProbeTransports.
+func checkProbeTransport(s string) error {
+	if s == "" || slices.Contains(ProbeTransports, s) {
+		return nil
+	}
+	return fmt.Errorf("invalid probe transport %q: want reactor or nethttp", s)
+}
+
 // checkCIDRs names every entry of list that is neither a CIDR range
 // ("10.0.0.0/8") nor an IP address.
 func checkCIDRs(list []string) error {
@@ -73,6 +85,7 @@ func (o Options) validateSettings() []error {
 	p := &problems{}
 	p.add("summaryTrendStats", checkTrendStats(o.SummaryTrendStats))
 	p.add("summaryTimeUnit", checkTimeUnit(o.SummaryTimeUnit))
+	p.add("probeTransport", checkProbeTransport(o.ProbeTransport))
 	p.check(o.SetupTimeout >= 0, "setupTimeout", errNegative)
 	p.check(o.TeardownTimeout >= 0, "teardownTimeout", errNegative)
 	_, err := o.ExecutionTuple()

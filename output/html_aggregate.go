@@ -57,6 +57,7 @@ type aggregate struct {
 	order   []checkKey // checks in the order they first appeared
 	first   time.Time  // time of the first sample (zero until one came)
 	last    time.Time  // time of the latest sample
+	health  healthStats
 }
 
 // bucketStats is one bucket's part of the "where the time goes" waterfall.
@@ -144,6 +145,9 @@ func truth(v float64) float64 {
 
 // addStreaming folds a sample of a probe metric into its bucket and window.
 func (a *aggregate) addStreaming(s *metrics.Sample) {
+	if a.addHealth(s) {
+		return
+	}
 	bucket, ok := bucketOf(s.Tags)
 	if !ok {
 		return

@@ -33,6 +33,7 @@ type reportView struct {
 	Checks     []checkRow
 	WindowText string
 	Data       chartData
+	Health     *healthView // the load generator's health; nil without its metrics
 }
 
 // card is one headline number.
@@ -110,6 +111,7 @@ func buildView(a *aggregate, reg *metrics.Registry, end time.Time) reportView {
 	v.Data = buildChartData(a)
 	v.WindowText = a.width.String()
 	v.Cards = cards(a, v)
+	v.Health = buildHealth(a.health)
 	return v
 }
 

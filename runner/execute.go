@@ -70,7 +70,10 @@ type execution struct {
 	thresholdStop atomic.Bool
 	// lastVUs is the last vus sample; only the tickers' goroutine uses it.
 	lastVUs int64
-	errs    *errorLog
+	// health samples the runner's CPU on the tickers' goroutine; read
+	// after they stopped.
+	health *health
+	errs   *errorLog
 	// duration is the test run duration the summary reported, in
 	// nanoseconds; 0 until the summary is written. Atomic: the aggregator
 	// output takes results from its own goroutine.
@@ -191,6 +194,7 @@ func (e *execution) prepare() error {
 	}
 	run.Options = optionsMap(o)
 	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
+	run.ProbeNetHTTP = o.ProbeTransport == "nethttp"
 	run.Info = e
 	run.Abort = e.abort
 	run.Fail = e.fail
@@ -253,6 +257,7 @@ func (e *execution) runScenarios(ctx context.Context) {
 	defer cancel()
 	start := time.Now()
 	e.start.Store(&start)
+	e.health = newHealth(start)
 	stopTickers := e.startTickers(runCtx)
 	var wg sync.WaitGroup
 	for _, sr := range e.scenarios {
@@ -264,6 +269,7 @@ func (e *execution) runScenarios(ctx context.Context) {
 	}
 	wg.Wait()
 	stopTickers()
+	e.warnHealth()
 }
 
 // linger keeps the process, and so the REST API, up after the end of the

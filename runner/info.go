@@ -70,14 +70,16 @@ func (e *execution) startTickers(ctx context.Context) (stop func()) {
 		defer draw.Stop()
 		for {
 			select {
-			case <-gauges.C:
+			case now := <-gauges.C:
 				e.pushGauges(gaugesTick)
+				e.pushCPU(now)
 			case <-thresholds.C:
 				e.checkThresholds()
 			case <-draw.C:
 				prog.draw(false)
 			case <-done:
 				e.pushGauges(gaugesFinal)
+				e.pushCPU(time.Now())
 				e.pushNetworkZeros()
 				prog.draw(true)
 				return

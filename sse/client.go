@@ -23,6 +23,9 @@ type ClientOptions struct {
 	// MaxIdleConnsPerHost is the number of idle connections kept per host
 	// for reuse; defaults to 32.
 	MaxIdleConnsPerHost int
+	// IdleConnTimeout closes a kept-alive connection idle for that long;
+	// defaults to 90 s, net/http's default.
+	IdleConnTimeout time.Duration
 	// UserAgent is sent unless the request sets one; defaults to
 	// "usefullatency".
 	UserAgent string
@@ -73,7 +76,7 @@ func NewClient(opts ClientOptions) *Client {
 		c.transport = newTransport(opts)
 		rt = c.transport
 		if !opts.NetHTTPOnly {
-			c.wire = newWirePool(opts.dialFunc(), opts.wireIdle())
+			c.wire = newWirePool(opts.dialFunc(), opts.wireIdle(), opts.idleTimeout())
 		}
 	}
 	// Redirects are followed by the exchange, by the request's policy, on
@@ -120,6 +123,14 @@ func (o ClientOptions) wireIdle() int {
 	return o.idleConns()
 }
 
+// idleTimeout returns IdleConnTimeout or its default.
+func (o ClientOptions) idleTimeout() time.Duration {
+	if o.IdleConnTimeout <= 0 {
+		return 90 * time.Second
+	}
+	return o.IdleConnTimeout
+}
+
 // idleConns returns MaxIdleConnsPerHost or its default.
 func (o ClientOptions) idleConns() int {
 	if o.MaxIdleConnsPerHost <= 0 {
@@ -133,7 +144,7 @@ func newTransport(opts ClientOptions) *http.Transport {
 	idle := opts.idleConns()
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         opts.dialFunc(),
+		DialContext:         stampDialer{opts.dialFunc()}.DialContext,
 		TLSClientConfig:     opts.tlsConfig(),
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   !opts.DisableHTTP2,
@@ -141,12 +152,14 @@ func newTransport(opts ClientOptions) *http.Transport {
 		DisableKeepAlives:   opts.DisableKeepAlives,
 		MaxIdleConns:        idle * 4,
 		MaxIdleConnsPerHost: idle,
-		IdleConnTimeout:     90 * time.Second,
+		IdleConnTimeout:     opts.idleTimeout(),
 		// Requests may lower the limit (Request.MaxHeaderSize).
 		MaxResponseHeaderBytes: DefaultMaxHeaderSize,
 	}
 	if opts.DisableHTTP2 {
 		t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	} else {
+		useH2(t, opts.idleTimeout())
 	}
 	return t
 }

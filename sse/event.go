@@ -22,6 +22,10 @@ type Event struct {
 	// At is the time since the request was sent, on the monotonic clock,
 	// taken when the bytes completing the event arrived from the network.
 	At time.Duration
+	// SharedRead reports that the event arrived in the same network read
+	// as the event before it (heartbeats aside): both carry that read's
+	// stamp, exact for this event and possibly late for the one before.
+	SharedRead bool
 	// Seq is the 1-based position of the event among all events of the
 	// request, heartbeats included.
 	Seq int

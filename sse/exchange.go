@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -55,6 +56,13 @@ type exchange struct {
 	handoff  *handoff      // the caller parses the response (callbacks)
 	retry    bool          // a reused connection was closed before any response byte
 	redirect *redirection  // the response was a redirect to follow
+
+	// Through net/http: the connection that carried the response.
+	conn net.Conn
+	// wireLag is the longest read lag of the reactor's reads for this
+	// exchange, nanoseconds plus one (0: no stamped read).
+	wireLag atomic.Int64
+	stamps  *stampConn // nil where reads are not kernel-stamped
 }
 
 // newExchange prepares an exchange with the request's defaults applied.
@@ -114,7 +122,8 @@ func (x *exchange) send() *redirection {
 		return x.redirect
 	}
 	interim := new(int64)
-	ctx := netstack.WithServerName(x.countInterim(interim), hreq.URL.Hostname())
+	x.now, x.conn, x.stamps = time.Now, nil, nil
+	ctx := netstack.WithServerName(x.traceConn(x.countInterim(interim)), hreq.URL.Hostname())
 	resp, err := x.client.hc.Do(hreq.WithContext(ctx))
 	if err != nil {
 		x.failTransport(err)
@@ -132,6 +141,7 @@ func (x *exchange) send() *redirection {
 		resp.Body.Close()
 		return r
 	}
+	x.stampResponse(resp)
 	x.receive(resp)
 	return nil
 }
@@ -386,6 +396,9 @@ func (x *exchange) result() *Result {
 		}
 	}
 	r.BytesSent = x.reqBytes
+	if lag, ok := x.readLag(); ok {
+		r.ReadLag = msPtr(lag)
+	}
 	if x.meter != nil {
 		r.BytesReceived = responseHeaderSize(r) + x.meter.n.Load()
 	}
@@ -399,6 +412,7 @@ func (x *exchange) copyStream(s *stream) {
 	r.State, r.ToolCalls, r.Usage = s.content.state, s.content.toolCalls(), s.content.usage
 	r.EventsByKind = s.counts
 	r.Events, r.Heartbeats, r.EmptyEvents = s.seq, s.counts[Heartbeat], s.counts[Empty]
+	r.CoalescedEvents = s.shared
 	r.Marks = s.preds.results()
 	r.Dialect = s.cls.Dialect()
 }

@@ -1,27 +1,22 @@
-//go:build !linux
+//go:build !linux || noreactor
 
 package sse
 
 import "errors"
 
-// poller is Linux's epoll; elsewhere there is none, theReactor returns nil
-// and the client reads every stream through net/http. These stand-ins are
-// never called.
+// poller is Linux's epoll; elsewhere, or built with the noreactor tag,
+// there is none, theReactor returns nil and the client reads every stream
+// through net/http. These stand-ins are never called.
 type poller struct{}
-
-// oobSize is the control-message room of a read: none without a poller.
-const oobSize = 0
 
 var errNoPoller = errors.New("the stream reactor needs Linux")
 
-func newPoller() (*poller, error)                          { return nil, errNoPoller }
-func (p *poller) add(int) error                            { return errNoPoller }
-func (p *poller) remove(int)                               {}
-func (p *poller) watch(int, bool)                          {}
-func (p *poller) wake()                                    {}
-func (p *poller) run(func(int), func())                    {}
-func readFD(int, []byte, []byte) (int, int64, bool, error) { return 0, 0, false, errNoPoller }
-func stampFD(int) error                                    { return errNoPoller }
-func writeFD(int, []byte, int) (int, error)                { return 0, errNoPoller }
-func closeFD(int)                                          {}
-func dupFD(int) (int, error)                               { return -1, errNoPoller }
+func newPoller() (*poller, error)           { return nil, errNoPoller }
+func (p *poller) add(int) error             { return errNoPoller }
+func (p *poller) remove(int)                {}
+func (p *poller) watch(int, bool)           {}
+func (p *poller) wake()                     {}
+func (p *poller) run(func(int), func())     {}
+func writeFD(int, []byte, int) (int, error) { return 0, errNoPoller }
+func closeFD(int)                           {}
+func dupFD(int) (int, error)                { return -1, errNoPoller }

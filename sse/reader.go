@@ -36,6 +36,8 @@ type stream struct {
 	counts  KindCounts
 	ev      Event
 	seq     int
+	prevAt  time.Duration // the stamp of the last event, heartbeats aside
+	shared  int           // events that shared a read with the next one
 	clock   func() time.Duration
 
 	queueField []string // nil once the queue time is known or disabled
@@ -118,6 +120,11 @@ func (s *stream) onEvent(e gosse.Event, at time.Duration) error {
 	if ev.Type == "" {
 		ev.Type = "message"
 	}
+	if s.seq-s.counts[Heartbeat] > 0 && at == s.prevAt {
+		ev.SharedRead = true
+		s.shared++
+	}
+	s.prevAt = at
 	s.cls.Classify(ev)
 	return s.handle(ev)
 }

@@ -116,6 +116,13 @@ type Result struct {
 	Heartbeats int `json:"heartbeats"`
 	// EmptyEvents counts events of kind Empty.
 	EmptyEvents int `json:"empty_events"`
+	// CoalescedEvents counts events that arrived in one network read with
+	// the event after them: their stamp is that read's, possibly late.
+	CoalescedEvents int `json:"coalesced_events"`
+	// ReadLag is the longest time, in milliseconds, between the kernel
+	// receiving bytes of the response and the program reading them; nil
+	// where the kernel gives no receive stamps.
+	ReadLag *float64 `json:"read_lag"`
 	// EventsByKind counts events per kind.
 	EventsByKind KindCounts `json:"-"`
 

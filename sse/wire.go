@@ -32,11 +32,14 @@ type wireConn struct {
 	fd   int
 	addr string
 
-	mu      sync.Mutex // held by the reactor while it runs the exchange
-	closed  bool
-	reused  bool // it served an earlier exchange
-	sending bool // the caller is writing the request
-	parked  bool // the exchange ended while the request was being written
+	mu     sync.Mutex // held by the reactor while it runs the exchange
+	closed bool
+	reused bool // it served an earlier exchange
+	// idleSince is when the connection last went back to the pool (under
+	// the pool's mu).
+	idleSince time.Time
+	sending   bool // the caller is writing the request
+	parked    bool // the exchange ended while the request was being written
 
 	// The exchange in progress, if any; touched under mu or inside the
 	// coroutine (or by the reader of a handoff).
@@ -181,9 +184,13 @@ func (c *wireConn) readable(buf, oob []byte) {
 	}
 	// Reads stamped from one kernel timestamp convert to the monotonic
 	// clock a few ns apart: stamps never go back.
-	at := receivedAt(time.Now(), rx)
+	now := time.Now()
+	at := receivedAt(now, rx)
 	if at.Before(c.lastAt) {
 		at = c.lastAt
+	}
+	if rx != 0 {
+		c.x.noteLag(now.Sub(at))
 	}
 	c.lastAt = at
 	if c.h != nil {

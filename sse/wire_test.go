@@ -37,6 +37,7 @@ func idleWire(c *Client) int {
 // TestReactorReadsPlainHTTP checks which requests the reactor reads:
 // plain-HTTP ones without callbacks; NetHTTPOnly turns it off.
 func TestReactorReadsPlainHTTP(t *testing.T) {
+	needReactor(t)
 	srv, _ := serve(t, script{steps: now(textChunk("a"), doneChunk)})
 	c := NewClient(ClientOptions{})
 	if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() || res.Text != "a" {
@@ -212,6 +213,7 @@ func TestReactorRedirect(t *testing.T) {
 // TestReactorConcurrentStreams runs many streams at once on one client, as
 // requestAsync does, and checks each outcome and the pool afterwards.
 func TestReactorConcurrentStreams(t *testing.T) {
+	needReactor(t)
 	srv, _ := serve(t, script{steps: []step{{0, roleChunk}, {30 * time.Millisecond, textChunk("x")}, {30 * time.Millisecond, doneChunk}}})
 	c := NewClient(ClientOptions{MaxIdleConnsPerHost: 8})
 	var wg sync.WaitGroup
@@ -534,4 +536,39 @@ func hostileResponse(resp []byte, pad bool, events int) []byte {
 	}
 	event := "data: " + strings.Repeat("e", 1016) + "\n\n"
 	return append(slices.Clone(out), strings.Repeat(event, events)...)
+}
+
+// needReactor skips a test of the reactor where there is none (not Linux,
+// or built with the noreactor tag).
+func needReactor(t *testing.T) {
+	t.Helper()
+	if theReactor() == nil {
+		t.Skip("no reactor in this build")
+	}
+}
+
+// TestReactorIdleTimeout checks that a kept-alive connection idle for
+// IdleConnTimeout is closed — the server sees it go — and that the next
+// request dials a new one.
+func TestReactorIdleTimeout(t *testing.T) {
+	needReactor(t)
+	var opened, closed atomic.Int32
+	srv, _ := serve(t, script{steps: now(textChunk("a"), doneChunk), onConn: func(s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			opened.Add(1)
+		case http.StateClosed:
+			closed.Add(1)
+		}
+	}})
+	c := NewClient(ClientOptions{IdleConnTimeout: 50 * time.Millisecond})
+	for i := range 2 {
+		if res := c.Do(context.Background(), &Request{URL: srv.URL}); res.Failed() {
+			t.Fatalf("request %d: %s %s", i, res.ErrorCode, res.Error)
+		}
+		eventually.True(t, "the idle connection is closed", func() bool { return idleWire(c) == 0 && closed.Load() == int32(i+1) })
+	}
+	if n := opened.Load(); n != 2 {
+		t.Errorf("%d connections opened, want 2 (the first one expired)", n)
+	}
 }

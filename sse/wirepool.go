@@ -7,26 +7,31 @@ import (
 	"net/http"
 	"sync"
 	"syscall"
+	"time"
 )
 
-// wirePool is a Client's kept-alive connections per host:port.
+// wirePool is a Client's kept-alive connections per host:port. A
+// connection idle for idleTimeout is closed by the pool's reaper, a timer
+// armed while the pool holds connections.
 type wirePool struct {
-	r       *reactor
-	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
-	maxIdle int
+	r           *reactor
+	dial        func(ctx context.Context, network, addr string) (net.Conn, error)
+	maxIdle     int
+	idleTimeout time.Duration
 
-	mu   sync.Mutex
-	idle map[string][]*wireConn
+	mu     sync.Mutex
+	idle   map[string][]*wireConn // per address, the most recently used last
+	reaper *time.Timer            // nil while disarmed
 }
 
 // newWirePool returns a pool on the process's reactor, or nil where there is
 // none.
-func newWirePool(dial func(ctx context.Context, network, addr string) (net.Conn, error), maxIdle int) *wirePool {
+func newWirePool(dial func(ctx context.Context, network, addr string) (net.Conn, error), maxIdle int, idleTimeout time.Duration) *wirePool {
 	r := theReactor()
 	if r == nil {
 		return nil
 	}
-	return &wirePool{r: r, dial: dial, maxIdle: maxIdle, idle: map[string][]*wireConn{}}
+	return &wirePool{r: r, dial: dial, maxIdle: maxIdle, idleTimeout: idleTimeout, idle: map[string][]*wireConn{}}
 }
 
 // get returns a connection to addr with x attached: the most recently used
@@ -51,7 +56,8 @@ func (p *wirePool) get(ctx context.Context, addr string, fresh bool, x *exchange
 	return c, nil
 }
 
-// take removes the most recent idle connection to addr from the pool.
+// take removes the most recent idle connection to addr from the pool,
+// unless it has been idle too long (the reaper closes it).
 func (p *wirePool) take(addr string) *wireConn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -60,19 +66,58 @@ func (p *wirePool) take(addr string) *wireConn {
 		return nil
 	}
 	c := cs[len(cs)-1]
+	if time.Since(c.idleSince) >= p.idleTimeout {
+		return nil // the others are older still
+	}
 	p.idle[addr] = cs[:len(cs)-1]
 	return c
 }
 
-// put returns a connection to the pool; false if the pool is full.
+// put returns a connection to the pool; false if the pool is full. The
+// caller holds c.mu.
 func (p *wirePool) put(c *wireConn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle[c.addr]) >= p.maxIdle {
 		return false
 	}
+	c.idleSince = time.Now()
 	p.idle[c.addr] = append(p.idle[c.addr], c)
+	if p.reaper == nil {
+		p.reaper = time.AfterFunc(p.idleTimeout, p.reap)
+	}
 	return true
+}
+
+// reap closes the connections idle for idleTimeout or more, and re-arms
+// itself for the next one to expire while any is left.
+func (p *wirePool) reap() {
+	now := time.Now()
+	var expired []*wireConn
+	next := time.Duration(-1)
+	p.mu.Lock()
+	for addr, cs := range p.idle {
+		keep := cs[:0]
+		for _, c := range cs {
+			if left := p.idleTimeout - now.Sub(c.idleSince); left > 0 {
+				keep = append(keep, c)
+				if next < 0 || left < next {
+					next = left
+				}
+			} else {
+				expired = append(expired, c)
+			}
+		}
+		if p.idle[addr] = keep; len(keep) == 0 {
+			delete(p.idle, addr)
+		}
+	}
+	p.reaper = nil
+	if next >= 0 {
+		p.reaper = time.AfterFunc(next, p.reap)
+	}
+	p.mu.Unlock()
+	closeUnused(expired)
 }
 
 // remove drops a connection from the pool.
@@ -97,7 +142,13 @@ func (p *wirePool) closeIdle() {
 		delete(p.idle, addr)
 	}
 	p.mu.Unlock()
-	for _, c := range all {
+	closeUnused(all)
+}
+
+// closeUnused closes the connections that serve no exchange (one taken
+// from the pool meanwhile is left alone).
+func closeUnused(cs []*wireConn) {
+	for _, c := range cs {
 		c.mu.Lock()
 		if c.x == nil {
 			c.closeLocked()

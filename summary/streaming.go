@@ -88,6 +88,7 @@ func writeStreaming(w *writer, in Input) {
 		}
 		w.blank()
 	}
+	writeClientHealth(w, in)
 	w.blank()
 }
 

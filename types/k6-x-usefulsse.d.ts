@@ -105,6 +105,8 @@ declare module 'k6/x/usefulsse' {
     reasoning: string;
     /** Milliseconds from the moment the request was sent. */
     elapsed_ms: number;
+    /** Present (true) when the event came in one network read with the event before it: both carry that read's stamp, late for the one before. */
+    shared_read?: true;
   }
 
   /** Milliseconds from the moment the request was sent; null when never reached. */
@@ -142,6 +144,10 @@ declare module 'k6/x/usefulsse' {
     events: number;
     heartbeats: number;
     empty_events: number;
+    /** Events that arrived in one network read with the next event: their stamp is that read's, possibly late. */
+    coalesced_events: number;
+    /** The longest wait, ms, between the kernel receiving bytes of the response and the runner reading them; null without kernel stamps. */
+    read_lag: number | null;
     timings: Timings;
     marks: Record<string, number | null>;
   }

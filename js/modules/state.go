@@ -33,6 +33,9 @@ type Run struct {
 	Shared SharedStore
 	// InsecureSkipTLSVerify disables certificate checks of probes' clients.
 	InsecureSkipTLSVerify bool
+	// ProbeNetHTTP reads every stream of the probes through net/http, not
+	// the reactor (--probe-transport nethttp).
+	ProbeNetHTTP bool
 }
 
 // ExecutionInfo reports instance-wide execution counters.

@@ -14,6 +14,7 @@ type probeMetrics struct {
 	queue, headers, firstEvent, firstText, useful, complete, maxGap, mark *metrics.Metric
 	usefulReached, failed                                                 *metrics.Metric
 	events, heartbeats, emptyEvents, tokens, cost                         *metrics.Metric
+	readLag, coalesced                                                    *metrics.Metric
 	httpReqs, httpReqFailed, dataSent, dataReceived                       *metrics.Metric
 }
 
@@ -32,8 +33,9 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 		usefulReached: probe(metrics.ProbeUsefulReached), failed: probe(metrics.ProbeFailed),
 		events: probe(metrics.ProbeEvents), heartbeats: probe(metrics.ProbeHeartbeats),
 		emptyEvents: probe(metrics.ProbeEmptyEvents), tokens: probe(metrics.ProbeTokens),
-		cost:     probe(metrics.ProbeCost),
-		httpReqs: counter("http_reqs"), httpReqFailed: rate("http_req_failed"),
+		cost: probe(metrics.ProbeCost), readLag: probe(metrics.ProbeReadLag),
+		coalesced: probe(metrics.ProbeCoalescedEvents),
+		httpReqs:  counter("http_reqs"), httpReqFailed: rate("http_req_failed"),
 		dataSent: counter("data_sent", metrics.Data), dataReceived: counter("data_received", metrics.Data),
 	}
 }
@@ -77,6 +79,10 @@ func (m *probeMetrics) samples(res *sse.Result, base metrics.Tags, at time.Time)
 	add(m.events, tags, float64(res.Events))
 	add(m.heartbeats, tags, float64(res.Heartbeats))
 	add(m.emptyEvents, tags, float64(res.EmptyEvents))
+	add(m.coalesced, tags, float64(res.CoalescedEvents))
+	if res.ReadLag != nil {
+		add(m.readLag, tags, *res.ReadLag)
+	}
 	m.tokenSamples(res, tags, add)
 	add(m.httpReqs, tags, 1)
 	add(m.httpReqFailed, tags, boolValue(res.Failed()))

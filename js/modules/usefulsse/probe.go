@@ -57,7 +57,8 @@ func (p *Probe) httpClient() *sse.Client {
 	p.once.Do(func() {
 		st := p.vu.State()
 		nw := st.Run.Network(st.VUID)
-		opts := sse.ClientOptions{Dial: nw.Dialer.DialContext, TLSConfig: nw.TLS, DisableKeepAlives: nw.NoConnectionReuse}
+		opts := sse.ClientOptions{Dial: nw.Dialer.DialContext, TLSConfig: nw.TLS, DisableKeepAlives: nw.NoConnectionReuse,
+			NetHTTPOnly: st.Run.ProbeNetHTTP}
 		p.noVUReuse = nw.NoVUConnectionReuse
 		if st.Run != nil {
 			opts.InsecureSkipTLSVerify = st.Run.InsecureSkipTLSVerify

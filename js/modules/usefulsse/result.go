@@ -32,6 +32,7 @@ func resultValue(rt *sobek.Runtime, r *sse.Result) sobek.Value {
 			"reasoning_tokens": r.Usage.ReasoningTokens,
 		},
 		"events": r.Events, "heartbeats": r.Heartbeats, "empty_events": r.EmptyEvents,
+		"coalesced_events": r.CoalescedEvents, "read_lag": msValue(r.ReadLag),
 		"useful_reached": r.UsefulReached,
 		"timings": map[string]any{
 			"schedule_lag": msValue(tm.ScheduleLag), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),

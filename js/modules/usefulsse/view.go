@@ -54,7 +54,7 @@ func (o *overlay) keys(computed []string, has func(string) bool) []string {
 }
 
 // eventKeys are the properties of an event view.
-var eventKeys = []string{"kind", "type", "id", "data", "comment", "text", "reasoning", "elapsed_ms", "state", "error"}
+var eventKeys = []string{"kind", "type", "id", "data", "comment", "text", "reasoning", "elapsed_ms", "state", "error", "shared_read"}
 
 // eventView is the JavaScript view of an event: {kind, type, id, data,
 // comment, text, reasoning, elapsed_ms, state, error}; state only when the
@@ -111,6 +111,11 @@ func (e *eventView) Get(k string) sobek.Value {
 			return nil
 		}
 		return e.rt.ToValue(e.ev.Error)
+	case "shared_read":
+		if !e.ev.SharedRead {
+			return nil
+		}
+		return e.rt.ToValue(true)
 	}
 	return nil
 }

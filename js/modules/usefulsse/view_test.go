@@ -34,6 +34,11 @@ func TestViews(t *testing.T) {
 		{"destructuring", `(({state, text}) => state.decision === 'refund' && text.length === 8)(ctx)`},
 		{"no event", `Object.keys(none).length === 0`},
 	}
+	shared := &sse.Event{Kind: sse.Text, SharedRead: true}
+	_ = rt.Set("shared", eventValue(rt, shared))
+	checks = append(checks,
+		struct{ name, src string }{"no shared_read property", `!('shared_read' in ev)`},
+		struct{ name, src string }{"shared_read", `shared.shared_read === true && Object.keys(shared).includes('shared_read')`})
 	for _, c := range checks {
 		v, err := rt.RunString(c.src)
 		if err != nil || !v.ToBoolean() {

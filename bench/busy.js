@@ -1,0 +1,54 @@
+// The probe's stamp error under a busy client: STREAM_RATE streams/s
+// (default 5) against bench/sseserver (SSE_URL: http:// or https://, the
+// transport under test) while BUSY VUs (default 6) keep the JavaScript
+// engines, and so the runner's two cores, busy. first_text_error_rel is
+// the probe's first_text − headers minus the server's own first_text_ms −
+// headers_ms: the receive-side error alone (the request's way in and the
+// server's start drop out). With read-time stamps it holds how late the
+// busy runner read the socket; with kernel stamps it should not.
+//
+//   usefullatency run --insecure-skip-tls-verify -e SSE_URL=https://127.0.0.1:PORT bench/busy.js
+import usefulsse from 'k6/x/usefulsse';
+import { Trend } from 'k6/metrics';
+
+const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
+const errRel = new Trend('first_text_error_rel', true);
+
+export const options = {
+  insecureSkipTLSVerify: true,
+  scenarios: {
+    streams: {
+      executor: 'constant-arrival-rate', exec: 'stream',
+      rate: Number(__ENV.STREAM_RATE || 5), timeUnit: '1s', duration: __ENV.DURATION || '20s',
+      preAllocatedVUs: 20, maxVUs: 40, gracefulStop: '5s',
+    },
+    busy: {
+      executor: 'constant-vus', exec: 'spin',
+      vus: Number(__ENV.BUSY || 6), duration: __ENV.DURATION || '20s', gracefulStop: '1s',
+    },
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'],
+};
+
+const body = { bucket: 'qa', question: 'Can I return my order?' };
+const params = { dialect: 'business', tags: { bucket: 'qa' } };
+if (__ENV.ONEVENT) {
+  params.onEvent = () => {};
+}
+
+export function stream() {
+  const res = usefulsse.post(URL, body, params);
+  const s = res.state;
+  if (res.timings.first_text !== null && res.timings.headers !== null && s.first_text_ms !== undefined && s.headers_ms !== undefined) {
+    errRel.add(res.timings.first_text - res.timings.headers - (s.first_text_ms - s.headers_ms));
+  }
+}
+
+// spin keeps a JavaScript engine busy for 50 ms at a time.
+export function spin() {
+  const end = Date.now() + 50;
+  let x = 0;
+  while (Date.now() < end) {
+    x += Math.sqrt(x + 1);
+  }
+}

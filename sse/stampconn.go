@@ -1,0 +1,151 @@
+package sse
+
+import (
+	"context"
+	"io"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stampConn is a TCP connection whose every read carries the time the
+// kernel received its bytes (SO_TIMESTAMPNS, read with recvmsg on the raw
+// descriptor), placed on Go's monotonic clock as the reactor does
+// (receivedAt). It sits under crypto/tls and under net/http's HTTP/1.1
+// reader, so bytes decoded from its reads — TLS records, HTTP/2 frames,
+// chunks — can be given the stamp of the read that completed them instead
+// of the moment a busy program got around to reading them.
+//
+// Reads are stamped in the order they happen; at returns the stamp of the
+// latest read. Whoever decodes the stream on top (tls.Conn, the HTTP/1.1
+// body reader, frameTap) reads the latest stamp right after a read returns,
+// on the same goroutine, so it is the stamp of the read that held the last
+// byte it decoded.
+type stampConn struct {
+	net.Conn // the TCP connection: writes, deadlines, Close
+	raw      syscall.RawConn
+	oob      []byte
+
+	mu     sync.Mutex
+	last   time.Time     // the stamp of the latest read
+	maxLag time.Duration // the longest read lag since takeLag
+	reads  int64
+	tap    *frameTap // set when HTTP/2 runs over the connection
+}
+
+// newStampConn wraps a TCP connection; ok is false where the kernel
+// stamps nothing (not Linux, or the option was refused), and then c is
+// returned as it is.
+func newStampConn(c net.Conn) (net.Conn, bool) {
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return c, false
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return c, false
+	}
+	var serr error
+	if err := raw.Control(func(fd uintptr) { serr = stampFD(int(fd)) }); err != nil || serr != nil {
+		return c, false
+	}
+	return &stampConn{Conn: tc, raw: raw, oob: make([]byte, oobSize)}, true
+}
+
+// Read implements net.Conn: one recvmsg, stamped.
+func (c *stampConn) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var rx int64
+	var rerr error
+	err := c.raw.Read(func(fd uintptr) bool {
+		var wouldBlock bool
+		n, rx, wouldBlock, rerr = readFD(int(fd), p, c.oob)
+		return !wouldBlock
+	})
+	if err != nil {
+		// A deadline or a closed connection, from the network poller.
+		if op, ok := err.(*net.OpError); ok {
+			op.Op = "read"
+		}
+		return 0, err
+	}
+	if rerr != nil {
+		return 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: rerr}
+	}
+	c.stamp(time.Now(), rx)
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// stamp records a read done at now of bytes the kernel received at rx.
+// Stamps never go back: reads stamped from one kernel timestamp convert to
+// the monotonic clock a few nanoseconds apart.
+func (c *stampConn) stamp(now time.Time, rx int64) {
+	at := receivedAt(now, rx)
+	c.mu.Lock()
+	if at.Before(c.last) {
+		at = c.last
+	}
+	c.last = at
+	c.reads++
+	if lag := now.Sub(at); lag > c.maxLag {
+		c.maxLag = lag
+	}
+	c.mu.Unlock()
+}
+
+// at returns the stamp of the latest read; the zero time before any.
+func (c *stampConn) at() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
+}
+
+// takeLag returns the longest read lag (read time minus kernel stamp) since
+// the last call, and starts a new period.
+func (c *stampConn) takeLag() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.maxLag
+	c.maxLag = 0
+	return l
+}
+
+// stampDialer dials TCP connections, with the client's dial function, that
+// stamp their reads.
+type stampDialer struct {
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// DialContext dials addr and wraps the connection in a stampConn when the
+// kernel can stamp it.
+func (s stampDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := s.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	sc, _ := newStampConn(c)
+	return sc, nil
+}
+
+// stampOf finds the stampConn under a connection net/http handed out: the
+// connection itself, or the one under a TLS client; nil if none.
+func stampOf(c net.Conn) *stampConn {
+	for c != nil {
+		switch v := c.(type) {
+		case *stampConn:
+			return v
+		case interface{ NetConn() net.Conn }:
+			c = v.NetConn()
+		default:
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package sse
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// stampServerEnv makes the test binary a stamp server (TestStampServer).
+const stampServerEnv = "USEFULSSE_STAMP_SERVER"
+
+// TestStampServer is not a test: run by stampServer in a process of its
+// own, it serves events that carry when they were written, until its
+// standard input closes. USEFULSSE_STAMP_SERVER is "plain", "tls" or
+// "h2". Each event's data is "B,A;": B is the wall-clock time, in Unix
+// nanoseconds, just before the event was written, A the time the write
+// of the event before it returned (0 for the first); a last event "0,A;"
+// closes the stream. On loopback the bytes reach the client's socket
+// during the write, so an event's kernel receive time lies between its B
+// and the next event's A, however late the server itself ran.
+func TestStampServer(t *testing.T) {
+	mode := os.Getenv(stampServerEnv)
+	if mode == "" {
+		t.Skip("run by stampServer")
+	}
+	events, _ := strconv.Atoi(os.Getenv(stampServerEnv + "_EVENTS"))
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		var after int64
+		for i := range events + 1 {
+			before := int64(0)
+			if i < events {
+				time.Sleep(100 * time.Millisecond)
+				before = time.Now().UnixNano()
+			}
+			fmt.Fprintf(w, "data: %d,%d;\n\n", before, after)
+			w.(http.Flusher).Flush()
+			after = time.Now().UnixNano()
+		}
+	}))
+	srv.EnableHTTP2 = mode == "h2"
+	if mode == "plain" {
+		srv.Start()
+	} else {
+		srv.StartTLS()
+	}
+	fmt.Println(srv.URL)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	srv.Close()
+}
+
+// stampServer starts TestStampServer in a process of its own and returns
+// its URL.
+func stampServer(t *testing.T, mode string, events int) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStampServer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), stampServerEnv+"="+mode, stampServerEnv+"_EVENTS="+strconv.Itoa(events))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("stamp server: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return strings.TrimSpace(line)
+}
+
+// stampedEvent is an event's stamp, when the program read it, and the
+// server's times around its write (Unix nanoseconds).
+type stampedEvent struct {
+	at            time.Duration // since the request was sent
+	read          time.Time
+	before, after int64
+	coalesced     bool // the next event came in the same read
+}
+
+// writeTimes parses a stamp server's event data "B,A;".
+func writeTimes(data string) (before, prevAfter int64, ok bool) {
+	b, a, ok := strings.Cut(strings.TrimSuffix(data, ";"), ",")
+	if !ok {
+		return 0, 0, false
+	}
+	before, err1 := strconv.ParseInt(b, 10, 64)
+	prevAfter, err2 := strconv.ParseInt(a, 10, 64)
+	return before, prevAfter, err1 == nil && err2 == nil
+}
+
+// lateness is how far t lies after the window [before, after] in which
+// the kernel received the event: 0 inside it; negative when t is before
+// the event was written at all.
+func lateness(t time.Time, before, after int64) time.Duration {
+	switch ns := t.UnixNano(); {
+	case ns < before:
+		return time.Duration(ns - before)
+	case ns > after:
+		return time.Duration(ns - after)
+	}
+	return 0
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// busy keeps every core busy with spinning goroutines until stop closes.
+func busy(stop <-chan struct{}) {
+	for range 2 * runtime.GOMAXPROCS(0) {
+		go func() {
+			x := 0
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for i := range 100000 {
+					x += i
+				}
+			}
+		}()
+	}
+}
+
+// p95 returns the 95th percentile of ds.
+func p95(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[(len(ds)*95)/100]
+}
+
+// TestKernelStampsOnEveryTransport checks that events are stamped with the
+// kernel's receive time on every transport while the client's CPU is
+// busy: the error of each event's stamp against the server's own send
+// time stays small at p95, with and without an onEvent callback, although
+// the program reads the events late.
+func TestKernelStampsOnEveryTransport(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("kernel receive stamps are read on Linux")
+	}
+	cases := []struct {
+		name, mode string
+		opts       ClientOptions
+		proto      string
+	}{
+		{"reactor", "plain", ClientOptions{}, "HTTP/1.1"},
+		{"plain-nethttp", "plain", ClientOptions{NetHTTPOnly: true}, "HTTP/1.1"},
+		{"tls-http1", "tls", ClientOptions{InsecureSkipTLSVerify: true, DisableHTTP2: true}, "HTTP/1.1"},
+		{"h2", "h2", ClientOptions{InsecureSkipTLSVerify: true}, "HTTP/2.0"},
+	}
+	const streams, events = 2, 10
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := stampServer(t, tc.mode, events)
+			client := NewClient(tc.opts)
+			stop := make(chan struct{})
+			busy(stop)
+			var mu sync.Mutex
+			var stamped, read []time.Duration
+			var proto atomic.Value
+			var wg sync.WaitGroup
+			for i := range streams {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					time.Sleep(time.Duration(i) * 50 * time.Millisecond) // out of phase
+					var got []stampedEvent
+					req := &Request{URL: url}
+					shared := 0
+					if i%2 == 0 { // half the streams run a callback
+						req.OnEvent = func(ev *Event) error {
+							before, prevAfter, ok := writeTimes(ev.Data)
+							if !ok {
+								return nil
+							}
+							if n := len(got); n > 0 {
+								got[n-1].after = prevAfter
+								got[n-1].coalesced = ev.SharedRead
+							}
+							shared += boolInt(ev.SharedRead)
+							if before != 0 {
+								got = append(got, stampedEvent{at: ev.At, read: time.Now(), before: before})
+							}
+							return nil
+						}
+					}
+					res := client.Do(context.Background(), req)
+					if res.Failed() || res.Timings.FirstText == nil {
+						t.Errorf("%s: %s", res.ErrorCode, res.Error)
+						return
+					}
+					proto.Store(res.Proto)
+					if i%2 == 0 && res.CoalescedEvents != shared {
+						t.Errorf("coalesced_events %d, %d events shared a read", res.CoalescedEvents, shared)
+					}
+					if res.ReadLag == nil {
+						t.Errorf("no read lag")
+					}
+					if i%2 == 1 && res.CoalescedEvents == 0 { // else the first event may carry a later read's stamp
+						parts := strings.Split(res.Text, ";")
+						before, _, _ := writeTimes(parts[0])
+						_, after, _ := writeTimes(parts[1])
+						got = append(got, stampedEvent{at: time.Duration(*res.Timings.FirstText * float64(time.Millisecond)),
+							before: before, after: after})
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					for _, g := range got {
+						if g.coalesced || g.after == 0 {
+							continue // stamped with a later read: marked as such
+						}
+						stamped = append(stamped, lateness(res.Sent.Add(g.at), g.before, g.after))
+						if !g.read.IsZero() {
+							read = append(read, lateness(g.read, g.before, g.after))
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(stop)
+			if len(stamped) < events/2 {
+				t.Fatalf("%d stamps", len(stamped))
+			}
+			pe, pr := p95(stamped), p95(read)
+			t.Logf("%s: stamp error p95 %v max %v; read-time error p95 %v (n=%d)", tc.name, pe, slices.Max(stamped), pr, len(stamped))
+			// Read-time stamps are 40-170 ms late here.
+			if pe > 20*time.Millisecond {
+				t.Errorf("stamp error p95 %v, want < 20ms (read-time error p95 %v)", pe, pr)
+			}
+			if slices.Min(stamped) < -time.Millisecond {
+				t.Errorf("an event stamped %v before it was sent", slices.Min(stamped))
+			}
+			if p := proto.Load(); p != tc.proto {
+				t.Errorf("proto %v, want %s", p, tc.proto)
+			}
+		})
+	}
+}

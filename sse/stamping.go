@@ -1,0 +1,62 @@
+package sse
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptrace"
+	"time"
+)
+
+// traceConn notes the connection net/http picks for the request, so the
+// response can be read on its kernel stamps.
+func (x *exchange) traceConn(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { x.conn = info.Conn },
+	})
+}
+
+// stampResponse points the exchange's clock at the kernel stamps of the
+// connection that carried resp: on HTTP/1.1 (plain or TLS), the stamp of
+// the connection's latest read, which is the read that completed the bytes
+// being parsed (the response is read on the caller's goroutine, and
+// crypto/tls reads no further than the record it decodes); on HTTP/2, the
+// stamp of the frame that held the last byte handed out (frameTap). Where
+// the kernel gives no stamps, the clock stays the read time.
+func (x *exchange) stampResponse(resp *http.Response) {
+	if b, ok := resp.Body.(*h2Body); ok {
+		x.stamps = b.tap.sc
+		x.stamps.takeLag() // the lag of this exchange's reads starts now
+		x.now = b.arrival
+		return
+	}
+	sc := stampOf(x.conn)
+	if sc == nil {
+		return
+	}
+	sc.takeLag()
+	x.stamps = sc
+	x.now = sc.at
+}
+
+// readLag returns the longest lag between the kernel receiving bytes of
+// the exchange's connection and the program reading them, since the
+// response began.
+func (x *exchange) readLag() (time.Duration, bool) {
+	if l := x.wireLag.Load(); l > 0 {
+		return time.Duration(l - 1), true
+	}
+	if x.stamps == nil {
+		return 0, false
+	}
+	return x.stamps.takeLag(), true
+}
+
+// noteLag records the lag of one of the reactor's reads for the exchange.
+func (x *exchange) noteLag(d time.Duration) {
+	for {
+		old := x.wireLag.Load()
+		if old > int64(d) || x.wireLag.CompareAndSwap(old, int64(d)+1) {
+			return
+		}
+	}
+}
