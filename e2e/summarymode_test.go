@@ -18,8 +18,8 @@ func TestSummaryModes(t *testing.T) {
 		return r.stdout
 	}
 	compact := runMode()
-	if strings.Contains(compact, "GROUP") || strings.Contains(compact, "group_duration") {
-		t.Errorf("default (compact) summary has a group section or group_duration:\n%s", compact)
+	if strings.Contains(compact, "GROUP") || strings.Contains(compact, "SCENARIO") || strings.Contains(compact, "group_duration") {
+		t.Errorf("default (compact) summary has a group or scenario section or group_duration:\n%s", compact)
 	}
 	if !strings.Contains(compact, "█ TOTAL RESULTS") || !strings.Contains(compact, "iteration_duration") {
 		t.Errorf("compact summary lacks TOTAL RESULTS or iteration_duration:\n%s", compact)
@@ -29,7 +29,7 @@ func TestSummaryModes(t *testing.T) {
 	}
 
 	full := runMode("--summary-mode", "full")
-	for _, want := range []string{"█ GROUP:", "group_duration", "✓ inside an empty group"} {
+	for _, want := range []string{"█ GROUP:", "group_duration", "✓ inside an empty group", "█ SCENARIO: default"} {
 		if !strings.Contains(full, want) {
 			t.Errorf("full summary lacks %q:\n%s", want, full)
 		}

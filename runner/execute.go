@@ -17,6 +17,7 @@ import (
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/output"
+	"github.com/usefullatency/usefullatency/summary"
 )
 
 // ExitSetupTimeout and ExitTeardownTimeout are k6's codes for a setup() or
@@ -62,7 +63,11 @@ type execution struct {
 	// streaming breaks the usefulsse metrics down per bucket; nil when the
 	// script does not use the streaming probe.
 	streaming *metrics.Breakdown
-	cancel    context.CancelFunc
+	// byScenario breaks every metric down per scenario for the full
+	// summary's SCENARIO sections; nil in the other modes, which do not
+	// pay for it.
+	byScenario *metrics.Breakdown
+	cancel     context.CancelFunc
 
 	aborted       atomic.Bool
 	markedFailed  atomic.Bool
@@ -204,6 +209,9 @@ func (e *execution) prepare() error {
 	}
 	e.tuple = tuple
 	e.streaming = streamingBreakdown(run)
+	if summary.ParseMode(o.SummaryMode) == summary.Full && !o.NoSummary {
+		e.byScenario = scenarioBreakdown(run)
+	}
 	for _, sc := range o.Scenarios {
 		sr, err := e.newScenarioRun(options.ScaleScenario(sc, tuple), tuple)
 		if err != nil {
@@ -358,6 +366,14 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 		return nil
 	}
 	b := metrics.NewBreakdown([]string{"bucket", "scenario"}, ms...)
+	run.Engine.Subscribe(b.Add)
+	return b
+}
+
+// scenarioBreakdown subscribes a per-scenario breakdown of every metric
+// the script and the modules registered to the engine.
+func scenarioBreakdown(run *modules.Run) *metrics.Breakdown {
+	b := metrics.NewBreakdown([]string{"scenario"}, run.Registry.All()...)
 	run.Engine.Subscribe(b.Add)
 	return b
 }

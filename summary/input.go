@@ -43,6 +43,9 @@ type Input struct {
 	// Streaming, when the run used the streaming probe, breaks the usefulsse
 	// metrics down per bucket (see metrics.ProbeBreakdownNames); nil otherwise.
 	Streaming *metrics.Breakdown
+	// ByScenario, when set, breaks every metric down per scenario: the full
+	// summary then has a SCENARIO section for each.
+	ByScenario *metrics.Breakdown
 	// NoColor, IsStdOutTTY and IsStdErrTTY are passed to handleSummary in
 	// data.options.noColor and data.state.
 	NoColor, IsStdOutTTY, IsStdErrTTY bool

@@ -74,6 +74,7 @@ func Text(in Input, opts TextOptions) string {
 	writeStreaming(w, in)
 	writeTotal(w, in)
 	if w.mode == Full {
+		writeScenarios(w, in)
 		writeGroups(w, in)
 	}
 	return w.b.String()

@@ -149,3 +149,37 @@ func TestThresholdValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTextScenarioSections checks the full summary's SCENARIO sections:
+// each scenario's own checks and metrics, from the per-scenario breakdown,
+// and none in compact mode.
+func TestTextScenarioSections(t *testing.T) {
+	r := newRun(t)
+	iters := r.metric("iterations", metrics.Counter)
+	checks := r.metric("checks", metrics.Rate)
+	b := metrics.NewBreakdown([]string{"scenario"}, iters, checks)
+	samples := []metrics.Sample{
+		{Metric: iters, Tags: metrics.Tags{"scenario": "browse"}, Value: 1},
+		{Metric: iters, Tags: metrics.Tags{"scenario": "browse"}, Value: 1},
+		{Metric: iters, Tags: metrics.Tags{"scenario": "buy"}, Value: 1},
+		{Metric: checks, Tags: metrics.Tags{"scenario": "buy"}, Value: 0},
+	}
+	b.Add(samples)
+	r.push(iters, nil, 1, 1, 1)
+	r.push(checks, nil, 0)
+	in := r.input(time.Second)
+	in.ByScenario = b
+	full := Text(in, TextOptions{Mode: Full})
+	for _, want := range []string{
+		"█ SCENARIO: browse \n\n    EXECUTION\n    iterations...: 2 2/s\n",
+		"█ SCENARIO: buy \n\n    checks_total.......: 1       1/s\n",
+		"    checks_failed......: 100.00% 1 out of 1\n",
+	} {
+		if !strings.Contains(full, want) {
+			t.Errorf("full summary lacks %q:\n%s", want, full)
+		}
+	}
+	if compact := Text(in, TextOptions{}); strings.Contains(compact, "SCENARIO") {
+		t.Errorf("compact summary has scenario sections:\n%s", compact)
+	}
+}

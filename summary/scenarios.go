@@ -1,0 +1,39 @@
+package summary
+
+import "github.com/usefullatency/usefullatency/metrics"
+
+// writeScenarios writes one "█ SCENARIO: name" section per scenario of
+// in.ByScenario, as k6's full summary does: the scenario's checks table,
+// then its metric blocks, aggregated over its samples only.
+func writeScenarios(w *writer, in Input) {
+	b := in.ByScenario
+	if b == nil {
+		return
+	}
+	for _, name := range b.Groups() {
+		w.heading("█ SCENARIO: " + name)
+		part := in
+		part.Metrics = scenarioMetrics(b, name, in.Metrics)
+		if s, ok := b.Sink(name, checksMetric).(*metrics.RateSink); ok && s.Total > 0 {
+			writeCheckTable(w, 4, s.Trues, s.Total, in.Duration)
+		}
+		writeBlocks(w, 4, metricBlocks(part, w.mode))
+		w.blank()
+	}
+}
+
+// scenarioMetrics returns the metrics of ms with their scenario's sinks in
+// place of the whole run's; metrics the scenario never reached are left
+// out, and so are submetrics and thresholds (they judge the whole run).
+func scenarioMetrics(b *metrics.Breakdown, scenario string, ms []*metrics.Metric) []*metrics.Metric {
+	var out []*metrics.Metric
+	for _, m := range ms {
+		if m == nil || m.Parent != nil {
+			continue
+		}
+		if s := b.Sink(scenario, m.Name); s != nil {
+			out = append(out, &metrics.Metric{Name: m.Name, Type: m.Type, Contains: m.Contains, Sink: s})
+		}
+	}
+	return out
+}
