@@ -67,6 +67,9 @@ type execution struct {
 	// summary's SCENARIO sections; nil in the other modes, which do not
 	// pay for it.
 	byScenario *metrics.Breakdown
+	// byGroup breaks every metric down per group (its path), for the
+	// full summary's GROUP sections; nil in the other modes.
+	byGroup *metrics.Breakdown
 	cancel     context.CancelFunc
 
 	aborted       atomic.Bool
@@ -210,7 +213,8 @@ func (e *execution) prepare() error {
 	e.tuple = tuple
 	e.streaming = streamingBreakdown(run)
 	if summary.ParseMode(o.SummaryMode) == summary.Full && !o.NoSummary {
-		e.byScenario = scenarioBreakdown(run)
+		e.byScenario = tagBreakdown(run, "scenario")
+		e.byGroup = tagBreakdown(run, "group")
 	}
 	for _, sc := range o.Scenarios {
 		sr, err := e.newScenarioRun(options.ScaleScenario(sc, tuple), tuple)
@@ -370,10 +374,10 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 	return b
 }
 
-// scenarioBreakdown subscribes a per-scenario breakdown of every metric
-// the script and the modules registered to the engine.
-func scenarioBreakdown(run *modules.Run) *metrics.Breakdown {
-	b := metrics.NewBreakdown([]string{"scenario"}, run.Registry.All()...)
+// tagBreakdown subscribes to the engine a breakdown of every metric the
+// script and the modules registered, by the value of tag.
+func tagBreakdown(run *modules.Run, tag string) *metrics.Breakdown {
+	b := metrics.NewBreakdown([]string{tag}, run.Registry.All()...)
 	run.Engine.Subscribe(b.Add)
 	return b
 }

@@ -3,15 +3,15 @@ package summary
 import "github.com/usefullatency/usefullatency/metrics"
 
 // writeGroups writes one "█ GROUP: name" section per top-level group that
-// holds checks, itself or in a subgroup, as k6's full summary lays out
-// groups. Only checks are shown per group: metrics are aggregated over the
-// whole run.
+// holds checks or, with in.ByGroup, samples — itself or in a subgroup — as
+// k6's full summary lays out groups: the group's checks, then the metrics
+// of the samples taken directly in it.
 func writeGroups(w *writer, in Input) {
 	if in.Root == nil {
 		return
 	}
 	for _, g := range in.Root.Groups() {
-		if !hasChecks(g) {
+		if !hasContent(g, in) {
 			continue
 		}
 		w.heading("█ GROUP: " + g.Name)
@@ -20,8 +20,9 @@ func writeGroups(w *writer, in Input) {
 	}
 }
 
-// writeGroupBody writes the checks of g at depth, then each subgroup that
-// holds checks as "↳ GROUP: name" with its body 2 spaces deeper.
+// writeGroupBody writes the checks of g at depth and its metrics, then
+// each subgroup with content as "↳ GROUP: name" with its body 2 spaces
+// deeper.
 func writeGroupBody(w *writer, depth int, g *metrics.Group, in Input) {
 	if checks := directChecks(g); len(checks) > 0 {
 		var passes, total int64
@@ -32,8 +33,13 @@ func writeGroupBody(w *writer, depth int, g *metrics.Group, in Input) {
 		writeCheckTable(w, depth, passes, total, in.Duration)
 		writeCheckList(w, depth, checks)
 	}
+	if in.ByGroup != nil {
+		part := in
+		part.Metrics = partMetrics(in.ByGroup, g.Path, in.Metrics)
+		writeBlocks(w, depth, metricBlocks(part, w.mode))
+	}
 	for _, sub := range g.Groups() {
-		if !hasChecks(sub) {
+		if !hasContent(sub, in) {
 			continue
 		}
 		w.line(depth, "↳ GROUP: "+sub.Name)
@@ -42,13 +48,14 @@ func writeGroupBody(w *writer, depth int, g *metrics.Group, in Input) {
 	}
 }
 
-// hasChecks reports whether g or one of its subgroups has a check.
-func hasChecks(g *metrics.Group) bool {
-	if len(g.Checks()) > 0 {
+// hasContent reports whether g or one of its subgroups has a check or,
+// with in.ByGroup, a sample.
+func hasContent(g *metrics.Group, in Input) bool {
+	if len(g.Checks()) > 0 || in.ByGroup != nil && len(partMetrics(in.ByGroup, g.Path, in.Metrics)) > 0 {
 		return true
 	}
 	for _, sub := range g.Groups() {
-		if hasChecks(sub) {
+		if hasContent(sub, in) {
 			return true
 		}
 	}

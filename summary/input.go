@@ -46,6 +46,10 @@ type Input struct {
 	// ByScenario, when set, breaks every metric down per scenario: the full
 	// summary then has a SCENARIO section for each.
 	ByScenario *metrics.Breakdown
+	// ByGroup, when set, breaks every metric down per group path
+	// ("::a::b"): the full summary's GROUP sections then show the
+	// group's metrics under its checks.
+	ByGroup *metrics.Breakdown
 	// NoColor, IsStdOutTTY and IsStdErrTTY are passed to handleSummary in
 	// data.options.noColor and data.state.
 	NoColor, IsStdOutTTY, IsStdErrTTY bool

@@ -13,7 +13,7 @@ func writeScenarios(w *writer, in Input) {
 	for _, name := range b.Groups() {
 		w.heading("█ SCENARIO: " + name)
 		part := in
-		part.Metrics = scenarioMetrics(b, name, in.Metrics)
+		part.Metrics = partMetrics(b, name, in.Metrics)
 		if s, ok := b.Sink(name, checksMetric).(*metrics.RateSink); ok && s.Total > 0 {
 			writeCheckTable(w, 4, s.Trues, s.Total, in.Duration)
 		}
@@ -22,16 +22,17 @@ func writeScenarios(w *writer, in Input) {
 	}
 }
 
-// scenarioMetrics returns the metrics of ms with their scenario's sinks in
-// place of the whole run's; metrics the scenario never reached are left
-// out, and so are submetrics and thresholds (they judge the whole run).
-func scenarioMetrics(b *metrics.Breakdown, scenario string, ms []*metrics.Metric) []*metrics.Metric {
+// partMetrics returns the metrics of ms with the sinks of one part of the
+// run (a scenario, a group) in place of the whole run's; metrics the part
+// never reached are left out, and so are submetrics and thresholds (they
+// judge the whole run).
+func partMetrics(b *metrics.Breakdown, part string, ms []*metrics.Metric) []*metrics.Metric {
 	var out []*metrics.Metric
 	for _, m := range ms {
 		if m == nil || m.Parent != nil {
 			continue
 		}
-		if s := b.Sink(scenario, m.Name); s != nil {
+		if s := b.Sink(part, m.Name); s != nil {
 			out = append(out, &metrics.Metric{Name: m.Name, Type: m.Type, Contains: m.Contains, Sink: s})
 		}
 	}

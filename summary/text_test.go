@@ -183,3 +183,31 @@ func TestTextScenarioSections(t *testing.T) {
 		t.Errorf("compact summary has scenario sections:\n%s", compact)
 	}
 }
+
+// TestTextGroupMetrics checks that the full summary's GROUP sections show
+// the metrics of the samples taken in each group, also for a group
+// without checks, from the per-group breakdown.
+func TestTextGroupMetrics(t *testing.T) {
+	r := newRun(t)
+	reqs := r.metric("http_reqs", metrics.Counter)
+	api := r.root.Group("api")
+	api.Group("login")
+	b := metrics.NewBreakdown([]string{"group"}, reqs)
+	b.Add([]metrics.Sample{
+		{Metric: reqs, Tags: metrics.Tags{"group": "::api"}, Value: 1},
+		{Metric: reqs, Tags: metrics.Tags{"group": "::api::login"}, Value: 1},
+		{Metric: reqs, Tags: metrics.Tags{"group": "::api::login"}, Value: 1},
+	})
+	r.push(reqs, nil, 1, 1, 1)
+	in := r.input(time.Second)
+	in.ByGroup = b
+	full := Text(in, TextOptions{Mode: Full})
+	for _, want := range []string{
+		"█ GROUP: api \n\n    HTTP\n    http_reqs...: 1 1/s\n",
+		"    ↳ GROUP: login\n\n      HTTP\n      http_reqs...: 2 2/s\n",
+	} {
+		if !strings.Contains(full, want) {
+			t.Errorf("full summary lacks %q:\n%s", want, full)
+		}
+	}
+}
