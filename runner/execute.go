@@ -70,7 +70,7 @@ type execution struct {
 	// byGroup breaks every metric down per group (its path), for the
 	// full summary's GROUP sections; nil in the other modes.
 	byGroup *metrics.Breakdown
-	cancel     context.CancelFunc
+	cancel  context.CancelFunc
 
 	aborted       atomic.Bool
 	markedFailed  atomic.Bool
