@@ -62,7 +62,10 @@ type Client struct {
 	hc        *http.Client
 	transport *http.Transport // nil with a custom Transport
 	wire      *wirePool       // plain-HTTP/1.1 connections read by the reactor; nil if none
-	userAgent string
+	// transports are asked in turn which carries a request: the reactor
+	// first when there is one, net/http last (it carries every request).
+	transports []streamTransport
+	userAgent  string
 }
 
 // NewClient returns a client configured by opts.
@@ -84,6 +87,10 @@ func NewClient(opts ClientOptions) *Client {
 	c.hc = &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
+	if c.wire != nil {
+		c.transports = append(c.transports, reactorTransport{pool: c.wire, proxy: c.transport.Proxy})
+	}
+	c.transports = append(c.transports, netHTTPTransport{hc: c.hc})
 	return c
 }
 
@@ -166,9 +173,8 @@ func newTransport(opts ClientOptions) *http.Transport {
 
 // CloseIdleConnections closes the client's idle kept-alive connections.
 func (c *Client) CloseIdleConnections() {
-	c.hc.CloseIdleConnections()
-	if c.wire != nil {
-		c.wire.closeIdle()
+	for _, t := range c.transports {
+		t.closeIdle()
 	}
 }
 

@@ -15,8 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
-
-	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // Limits of the exchange.
@@ -107,9 +105,9 @@ func (x *exchange) run(parent context.Context) {
 	}
 }
 
-// send performs one request of the exchange, on the reactor or through
-// net/http; it returns the redirect to follow, or nil when the exchange
-// ended.
+// send performs one request of the exchange on the first of the client's
+// transports that carries it; it returns the redirect to follow, or nil
+// when the exchange ended.
 func (x *exchange) send() *redirection {
 	hreq, err := x.newHTTPRequest()
 	if err != nil {
@@ -117,32 +115,12 @@ func (x *exchange) send() *redirection {
 		return nil
 	}
 	x.redirect = nil
-	if addr, ok := x.client.wireAddr(hreq, &x.req); ok {
-		x.runWire(hreq, addr)
-		return x.redirect
+	for _, t := range x.client.transports {
+		if t.carries(hreq) {
+			return t.roundTrip(x, hreq)
+		}
 	}
-	interim := new(int64)
-	x.now, x.conn, x.stamps = time.Now, nil, nil
-	ctx := netstack.WithServerName(x.traceConn(x.countInterim(interim)), hreq.URL.Hostname())
-	resp, err := x.client.hc.Do(hreq.WithContext(ctx))
-	if err != nil {
-		x.failTransport(err)
-		x.cancel(nil)
-		return nil
-	}
-	if n := *interim + headerBytes(resp.Proto, resp.Status, resp.Header); n > int64(x.req.MaxHeaderSize) {
-		resp.Body.Close()
-		x.res.fail(CodeTooLarge, headerLimit(x.req.MaxHeaderSize).Error())
-		x.cancel(nil)
-		return nil
-	}
-	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
-		resp.Body.Close()
-		return r
-	}
-	x.stampResponse(resp)
-	x.receive(resp)
+	x.res.fail(CodeInternal, "no transport carries "+hreq.URL.Scheme+" requests")
 	return nil
 }
 

@@ -33,13 +33,11 @@ type wireConn struct {
 	addr string
 
 	mu     sync.Mutex // held by the reactor while it runs the exchange
-	closed bool
-	reused bool // it served an earlier exchange
+	state  wireState  // where the connection is in its life (wirestate.go); under mu
+	reused bool       // it served an earlier exchange
 	// idleSince is when the connection last went back to the pool (under
 	// the pool's mu).
 	idleSince time.Time
-	sending   bool // the caller is writing the request
-	parked    bool // the exchange ended while the request was being written
 
 	// The exchange in progress, if any; touched under mu or inside the
 	// coroutine (or by the reader of a handoff).
@@ -48,7 +46,6 @@ type wireConn struct {
 	next    func() (struct{}, bool)
 	stop    func()
 	yield   func(struct{}) bool
-	started bool
 	br      *bufio.Reader
 	pending []byte // bytes read and not yet consumed, in the reactor's buffer
 	err     error  // the read error or interruption to return once pending is empty
@@ -109,8 +106,8 @@ func (c *wireConn) received() int64 {
 func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return false
+	if c.state != wireIdle {
+		return false // closed meanwhile
 	}
 	x.done, x.ended = make(chan struct{}), make(chan struct{})
 	x.settled, x.retry, x.redirect = false, false, nil
@@ -121,7 +118,8 @@ func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
 		// connection to interrupt, so the exchange interrupts itself.
 		c.r.interrupt(c, x)
 	}
-	c.x, c.sending, c.started, c.err, c.got, c.keep = x, true, false, nil, 0, false
+	c.to(wireSending)
+	c.x, c.err, c.got, c.keep = x, nil, 0, false
 	c.lastAt = time.Time{}
 	c.br = wireReaders.Get().(*bufio.Reader)
 	c.br.Reset(c)
@@ -144,23 +142,21 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err err
 	written, err = writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.sending = false
-	if err != nil && c.h != nil {
+	switch {
+	case err != nil && c.state == wireSending:
+		// Nothing of the response was parsed (or a handoff's caller will
+		// parse nothing): the exchange is abandoned.
+		if c.h == nil {
+			c.stop()
+		}
 		c.x.wc.Store(nil)
 		c.detach()
 		c.closeLocked()
 		return written, err
-	}
-	if err != nil && !c.started && !c.parked {
-		c.stop()
-		c.x.wc.Store(nil)
-		c.detach()
-		c.closeLocked()
-		return written, err
-	}
-	if c.parked {
-		c.parked = false
+	case c.state == wireParked:
 		c.release()
+	default:
+		c.to(wireReading)
 	}
 	return written, nil // a response is arriving: the exchange goes on
 }
@@ -169,14 +165,14 @@ func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err err
 func (c *wireConn) readable(buf, oob []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || (c.h != nil && c.h.paused) {
+	if c.state == wireClosed || (c.h != nil && c.h.paused) {
 		return // paused: an event of the batch that took it out of the set
 	}
 	n, rx, wouldBlock, err := readFD(c.fd, buf, oob)
 	if wouldBlock {
 		return
 	}
-	if c.x == nil {
+	if c.state == wireIdle {
 		// Idle: the server closed the connection, or sent bytes nobody
 		// asked for.
 		c.closeLocked()
@@ -200,7 +196,7 @@ func (c *wireConn) readable(buf, oob []byte) {
 		c.h.push(c, buf[:n], at, err)
 		return
 	}
-	if !c.parked { // else the response ended already
+	if c.state != wireParked { // else the response ended already
 		c.feed(buf[:n], at, err)
 	}
 }
@@ -224,7 +220,7 @@ func (c *wireConn) feed(b []byte, at time.Time, err error) {
 func (c *wireConn) interrupted(x *exchange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.x != x || c.next == nil || c.parked {
+	if c.x != x || c.next == nil || c.state == wireParked {
 		return // ended, or a handoff: its reader wakes with the context
 	}
 	if c.err == nil {
@@ -236,13 +232,15 @@ func (c *wireConn) interrupted(x *exchange) {
 // resume runs the exchange's coroutine until it waits for bytes again or
 // ends.
 func (c *wireConn) resume() {
-	c.started = true
+	if c.state == wireSending {
+		c.to(wireSendingReading)
+	}
 	if _, more := c.next(); more {
 		return
 	}
 	c.pending = c.pending[:0:0] // the reactor's buffer is reused
-	if c.sending {
-		c.parked = true // the sender releases it after its write
+	if c.state == wireSendingReading {
+		c.to(wireParked) // the sender releases it after its write
 		return
 	}
 	c.release()
@@ -259,7 +257,9 @@ func (c *wireConn) release() {
 		}
 	}
 	c.detach()
-	if !keep || !c.pool.put(c) {
+	if keep && c.pool.put(c) {
+		c.to(wireIdle) // c.mu is held: nobody attaches before this
+	} else {
 		c.closeLocked()
 	}
 	c.reused = true
@@ -286,10 +286,10 @@ func (c *wireConn) detach() {
 
 // closeLocked closes the connection; c.mu is held.
 func (c *wireConn) closeLocked() {
-	if c.closed {
+	if c.state == wireClosed {
 		return
 	}
-	c.closed = true
+	c.to(wireClosed)
 	c.pool.remove(c)
 	c.r.forget(c)
 }

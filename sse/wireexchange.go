@@ -5,42 +5,64 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
 
-// wireAddr reports whether the request goes through the reactor, and the
-// address to connect to: plain-HTTP requests on the client's own transport,
-// without a proxy.
-func (c *Client) wireAddr(hreq *http.Request, req *Request) (string, bool) {
-	if c.wire == nil || hreq.URL.Scheme != "http" {
-		return "", false
+// reactorTransport sends plain-HTTP/1.1 requests on the reactor's
+// connections of one Client's pool.
+type reactorTransport struct {
+	pool  *wirePool
+	proxy func(*http.Request) (*url.URL, error) // the client's proxy rule; nil for none
+}
+
+// carries implements streamTransport: plain-HTTP requests without a
+// proxy.
+func (t reactorTransport) carries(hreq *http.Request) bool {
+	if hreq.URL.Scheme != "http" {
+		return false
 	}
-	if c.transport.Proxy != nil {
-		if u, err := c.transport.Proxy(hreq); err != nil || u != nil {
-			return "", false
+	if t.proxy != nil {
+		if u, err := t.proxy(hreq); err != nil || u != nil {
+			return false
 		}
 	}
+	return true
+}
+
+// closeIdle implements streamTransport.
+func (t reactorTransport) closeIdle() { t.pool.closeIdle() }
+
+// roundTrip implements streamTransport: it performs the request on the
+// reactor (runWire).
+func (t reactorTransport) roundTrip(x *exchange, hreq *http.Request) *redirection {
+	x.runWire(t.pool, hreq, wireAddr(hreq))
+	return x.redirect
+}
+
+// wireAddr returns the host:port a plain-HTTP request connects to.
+func wireAddr(hreq *http.Request) string {
 	host, port := hreq.URL.Hostname(), hreq.URL.Port()
 	if port == "" {
 		port = "80"
 	}
-	return net.JoinHostPort(host, port), true
+	return net.JoinHostPort(host, port)
 }
 
-// runWire performs the exchange on the reactor. A reused connection that
-// fails before any response byte is replaced once by a new one, as net/http
-// does: when nothing of the request was written, or when the request may
-// be sent twice (see replayable). A redirect response ends it with
-// x.redirect set.
-func (x *exchange) runWire(hreq *http.Request, addr string) {
+// runWire performs the exchange on the reactor, on pool's connections. A
+// reused connection that fails before any response byte is replaced once by
+// a new one, as net/http does: when nothing of the request was written, or
+// when the request may be sent twice (see replayable). A redirect response
+// ends it with x.redirect set.
+func (x *exchange) runWire(pool *wirePool, hreq *http.Request, addr string) {
 	for fresh := false; ; fresh = true {
 		msg, err := x.message(hreq)
 		if err != nil {
 			x.res.fail(CodeInvalidRequest, err.Error())
 			return
 		}
-		c, err := x.client.wire.get(x.ctx, addr, fresh, x, hreq)
+		c, err := pool.get(x.ctx, addr, fresh, x, hreq)
 		if err != nil {
 			putMessage(msg)
 			x.failTransport(err)
