@@ -110,7 +110,7 @@ func trickle(gap time.Duration) func(c net.Conn) {
 			if _, err := c.Write([]byte{head[i%len(head)]}); err != nil {
 				return
 			}
-			time.Sleep(gap)
+			time.Sleep(gap) // the trickle itself: the hostile server's pace
 		}
 	}
 }
@@ -252,7 +252,7 @@ func TestTimeoutNeverLost(t *testing.T) {
 func TestResetUnderSlowCallback(t *testing.T) {
 	url := hostile(t, func(c net.Conn) {
 		_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: a\n\ndata: b\n\n")
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the reset comes after the events, as a server dying mid-stream sends it
 		_ = c.(*net.TCPConn).SetLinger(0) // close with RST
 	})
 	before := handoffReads.Load()

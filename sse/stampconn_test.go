@@ -45,7 +45,7 @@ func TestStampServer(t *testing.T) {
 		for i := range events + 1 {
 			before := int64(0)
 			if i < events {
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(100 * time.Millisecond) // the gap between events under test, not synchronisation
 				before = time.Now().UnixNano()
 			}
 			fmt.Fprintf(w, "data: %d,%d;\n\n", before, after)
