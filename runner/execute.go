@@ -67,6 +67,9 @@ type execution struct {
 	// summary's SCENARIO sections; nil in the other modes, which do not
 	// pay for it.
 	byScenario *metrics.Breakdown
+	// checksByScenario counts each scenario's checks by name; nil unless
+	// byScenario is set.
+	checksByScenario *metrics.CheckTally
 	// byGroup breaks every metric down per group (its path), for the
 	// full summary's GROUP sections; nil in the other modes.
 	byGroup *metrics.Breakdown
@@ -214,6 +217,8 @@ func (e *execution) prepare() error {
 	e.streaming = streamingBreakdown(run)
 	if summary.ParseMode(o.SummaryMode) == summary.Full && !o.NoSummary {
 		e.byScenario = tagBreakdown(run, "scenario")
+		e.checksByScenario = metrics.NewCheckTally("scenario", run.Builtin.Checks)
+		run.Engine.Subscribe(e.checksByScenario.Add)
 		e.byGroup = tagBreakdown(run, "group")
 	}
 	for _, sc := range o.Scenarios {

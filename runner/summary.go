@@ -24,7 +24,7 @@ func (e *execution) summarize() error {
 		Metrics: e.t.Run.Registry.All(), Root: e.t.Run.Root, TrendStats: o.SummaryTrendStats,
 		TimeUnit: o.SummaryTimeUnit, Duration: duration, SetupData: e.setupData(),
 		NoColor: !e.cfg.StdoutTTY, IsStdOutTTY: e.cfg.StdoutTTY, IsStdErrTTY: e.cfg.StderrTTY,
-		Streaming: e.streaming, ByScenario: e.byScenario, ByGroup: e.byGroup,
+		Streaming: e.streaming, ByScenario: e.byScenario, ChecksByScenario: e.checksByScenario, ByGroup: e.byGroup,
 	}
 	// The script's VU runs one call at a time: the REST API may call
 	// setup() or teardown() on it too.

@@ -46,6 +46,9 @@ type Input struct {
 	// ByScenario, when set, breaks every metric down per scenario: the full
 	// summary then has a SCENARIO section for each.
 	ByScenario *metrics.Breakdown
+	// ChecksByScenario, with ByScenario, lists each scenario's checks by
+	// name under its checks table.
+	ChecksByScenario *metrics.CheckTally
 	// ByGroup, when set, breaks every metric down per group path
 	// ("::a::b"): the full summary's GROUP sections then show the
 	// group's metrics under its checks.

@@ -16,6 +16,9 @@ func writeScenarios(w *writer, in Input) {
 		part.Metrics = partMetrics(b, name, in.Metrics)
 		if s, ok := b.Sink(name, checksMetric).(*metrics.RateSink); ok && s.Total > 0 {
 			writeCheckTable(w, 4, s.Trues, s.Total, in.Duration)
+			if in.ChecksByScenario != nil {
+				writeCheckList(w, 4, tallied(in.ChecksByScenario.Checks(name)))
+			}
 		}
 		writeBlocks(w, 4, metricBlocks(part, w.mode))
 		w.blank()
@@ -35,6 +38,15 @@ func partMetrics(b *metrics.Breakdown, part string, ms []*metrics.Metric) []*met
 		if s := b.Sink(part, m.Name); s != nil {
 			out = append(out, &metrics.Metric{Name: m.Name, Type: m.Type, Contains: m.Contains, Sink: s})
 		}
+	}
+	return out
+}
+
+// tallied converts a tally's counts to the summary's.
+func tallied(counts []metrics.CheckCount) []checkCount {
+	out := make([]checkCount, len(counts))
+	for i, c := range counts {
+		out[i] = checkCount{name: c.Name, passes: c.Passes, fails: c.Fails}
 	}
 	return out
 }

@@ -165,15 +165,17 @@ func TestTextScenarioSections(t *testing.T) {
 		{Metric: checks, Tags: metrics.Tags{"scenario": "buy"}, Value: 0},
 	}
 	b.Add(samples)
+	tally := metrics.NewCheckTally("scenario", checks)
+	tally.Add([]metrics.Sample{{Metric: checks, Tags: metrics.Tags{"scenario": "buy", "check": "paid"}, Value: 0}})
 	r.push(iters, nil, 1, 1, 1)
 	r.push(checks, nil, 0)
 	in := r.input(time.Second)
-	in.ByScenario = b
+	in.ByScenario, in.ChecksByScenario = b, tally
 	full := Text(in, TextOptions{Mode: Full})
 	for _, want := range []string{
 		"█ SCENARIO: browse \n\n    EXECUTION\n    iterations...: 2 2/s\n",
 		"█ SCENARIO: buy \n\n    checks_total.......: 1       1/s\n",
-		"    checks_failed......: 100.00% 1 out of 1\n",
+		"    checks_failed......: 100.00% 1 out of 1\n\n    ✗ paid\n      ↳  0% — ✓ 0 / ✗ 1\n",
 	} {
 		if !strings.Contains(full, want) {
 			t.Errorf("full summary lacks %q:\n%s", want, full)
