@@ -145,7 +145,8 @@ func TestCompatSuite(t *testing.T) {
 	}
 }
 
-// update rewrites generated files (compat/README.md) instead of comparing.
+// updateCompat (UPDATE_COMPAT set) rewrites compat/README.md instead of
+// comparing it.
 var updateCompat = os.Getenv("UPDATE_COMPAT") != ""
 
 // TestCompatTable checks that compat/README.md lists every script of the

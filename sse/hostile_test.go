@@ -250,16 +250,29 @@ func TestTimeoutNeverLost(t *testing.T) {
 // the reactor reads the end of the connection once, not again and again
 // while the callback runs, and the request ends in one outcome.
 func TestResetUnderSlowCallback(t *testing.T) {
+	first, reset := make(chan struct{}), make(chan struct{})
 	url := hostile(t, func(c net.Conn) {
 		_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: a\n\ndata: b\n\n")
-		time.Sleep(20 * time.Millisecond) // the reset comes after the events, as a server dying mid-stream sends it
+		select { // the client is in its callback: the events were read
+		case <-first:
+		case <-t.Context().Done():
+		}
 		_ = c.(*net.TCPConn).SetLinger(0) // close with RST
+		_ = c.Close()
+		close(reset)
 	})
 	before := handoffReads.Load()
 	calls := 0
 	res := NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: url + "/", Dialect: DialectRaw, OnEvent: func(*Event) error {
 		calls++
-		time.Sleep(250 * time.Millisecond) // the reset arrives meanwhile
+		if calls == 1 {
+			close(first)
+			<-reset
+			// The slow callback under test: a reactor that read the
+			// reset again and again would queue thousands of reads
+			// in this window.
+			time.Sleep(200 * time.Millisecond)
+		}
 		return nil
 	}})
 	if reads := handoffReads.Load() - before; reads > 10 {

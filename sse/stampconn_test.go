@@ -193,7 +193,7 @@ func TestKernelStampsOnEveryTransport(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					time.Sleep(time.Duration(i) * 50 * time.Millisecond) // out of phase
+					time.Sleep(time.Duration(i) * 50 * time.Millisecond) // streams start 50 ms apart, so their events interleave on the wire
 					var got []stampedEvent
 					req := &Request{URL: url}
 					shared := 0
