@@ -6,6 +6,8 @@ import (
 	"net"
 	"syscall"
 	"testing"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 // BenchmarkSyscall is the cheapest system call (getpid): what entering the
@@ -17,7 +19,7 @@ func BenchmarkSyscall(b *testing.B) {
 }
 
 // BenchmarkLoopbackEvent is one 130-byte event over loopback TCP as the
-// reactor receives it: the sender's write, then readFD's recvmsg with the
+// reactor receives it: the sender's write, then sockstamp.Read's recvmsg with the
 // receive timestamp. Reports ns per event.
 func BenchmarkLoopbackEvent(b *testing.B) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -39,20 +41,20 @@ func BenchmarkLoopbackEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer closeFD(fd)
-	if err := stampFD(fd); err != nil {
+	if err := sockstamp.Enable(fd); err != nil {
 		b.Fatal(err)
 	}
 	server := <-accepted
 	defer server.Close()
 	event := make([]byte, 130)
-	buf, oob := make([]byte, readBufSize), make([]byte, oobSize)
+	buf, oob := make([]byte, readBufSize), make([]byte, sockstamp.OOBSize)
 	stamped := 0
 	for b.Loop() {
 		if _, err := server.Write(event); err != nil {
 			b.Fatal(err)
 		}
 		for got := 0; got < len(event); {
-			n, rx, wouldBlock, err := readFD(fd, buf, oob)
+			n, rx, wouldBlock, err := sockstamp.Read(fd, buf, oob)
 			if err != nil {
 				b.Fatal(err)
 			}

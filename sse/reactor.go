@@ -2,6 +2,8 @@ package sse
 
 import (
 	"sync"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 // readBufSize is the reactor's read size: one read takes everything a
@@ -45,7 +47,7 @@ func theReactor() *reactor {
 		if err != nil {
 			return
 		}
-		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), oob: make([]byte, oobSize), conns: map[int]*wireConn{}}
+		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), oob: make([]byte, sockstamp.OOBSize), conns: map[int]*wireConn{}}
 		go sharedReactor.p.run(sharedReactor.ready, sharedReactor.woken)
 	})
 	return sharedReactor

@@ -7,12 +7,14 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 // stampConn is a TCP connection whose every read carries the time the
 // kernel received its bytes (SO_TIMESTAMPNS, read with recvmsg on the raw
 // descriptor), placed on Go's monotonic clock as the reactor does
-// (receivedAt). It sits under crypto/tls and under net/http's HTTP/1.1
+// (sockstamp.At). It sits under crypto/tls and under net/http's HTTP/1.1
 // reader, so bytes decoded from its reads — TLS records, HTTP/2 frames,
 // chunks — can be given the stamp of the read that completed them instead
 // of the moment a busy program got around to reading them.
@@ -47,10 +49,10 @@ func newStampConn(c net.Conn) (net.Conn, bool) {
 		return c, false
 	}
 	var serr error
-	if err := raw.Control(func(fd uintptr) { serr = stampFD(int(fd)) }); err != nil || serr != nil {
+	if err := raw.Control(func(fd uintptr) { serr = sockstamp.Enable(int(fd)) }); err != nil || serr != nil {
 		return c, false
 	}
-	return &stampConn{Conn: tc, raw: raw, oob: make([]byte, oobSize)}, true
+	return &stampConn{Conn: tc, raw: raw, oob: make([]byte, sockstamp.OOBSize)}, true
 }
 
 // Read implements net.Conn: one recvmsg, stamped.
@@ -63,7 +65,7 @@ func (c *stampConn) Read(p []byte) (int, error) {
 	var rerr error
 	err := c.raw.Read(func(fd uintptr) bool {
 		var wouldBlock bool
-		n, rx, wouldBlock, rerr = readFD(int(fd), p, c.oob)
+		n, rx, wouldBlock, rerr = sockstamp.Read(int(fd), p, c.oob)
 		return !wouldBlock
 	})
 	if err != nil {
@@ -87,7 +89,7 @@ func (c *stampConn) Read(p []byte) (int, error) {
 // Stamps never go back: reads stamped from one kernel timestamp convert to
 // the monotonic clock a few nanoseconds apart.
 func (c *stampConn) stamp(now time.Time, rx int64) {
-	at := receivedAt(now, rx)
+	at := sockstamp.At(now, rx)
 	c.mu.Lock()
 	if at.Before(c.last) {
 		at = c.last

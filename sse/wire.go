@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 // wireReaderSize is the buffer between a connection and net/http's
@@ -168,7 +170,7 @@ func (c *wireConn) readable(buf, oob []byte) {
 	if c.state == wireClosed || (c.h != nil && c.h.paused) {
 		return // paused: an event of the batch that took it out of the set
 	}
-	n, rx, wouldBlock, err := readFD(c.fd, buf, oob)
+	n, rx, wouldBlock, err := sockstamp.Read(c.fd, buf, oob)
 	if wouldBlock {
 		return
 	}
@@ -181,7 +183,7 @@ func (c *wireConn) readable(buf, oob []byte) {
 	// Reads stamped from one kernel timestamp convert to the monotonic
 	// clock a few ns apart: stamps never go back.
 	now := time.Now()
-	at := receivedAt(now, rx)
+	at := sockstamp.At(now, rx)
 	if at.Before(c.lastAt) {
 		at = c.lastAt
 	}
@@ -292,22 +294,6 @@ func (c *wireConn) closeLocked() {
 	c.to(wireClosed)
 	c.pool.remove(c)
 	c.r.forget(c)
-}
-
-// receivedAt places the kernel's receive time rx (Unix nanoseconds, on the
-// wall clock) on now's monotonic clock: the bytes are stamped when they
-// reached the socket, not when the reactor got to read them, so a busy
-// machine delays no stamp. Without it (0) or when it is implausible (a
-// wall-clock step), the read time now.
-func receivedAt(now time.Time, rx int64) time.Time {
-	if rx == 0 {
-		return now
-	}
-	d := now.UnixNano() - rx
-	if d < 0 || d > int64(time.Minute) {
-		return now
-	}
-	return now.Add(-time.Duration(d))
 }
 
 // wireBody is a response body read on the reactor. Closing it does not

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 // wirePool is a Client's kept-alive connections per host:port. A
@@ -168,7 +170,7 @@ func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) 
 	if err != nil {
 		return nil, err
 	}
-	_ = stampFD(fd) // without receive times, bytes are stamped when read
+	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
 	c := &wireConn{r: p.r, pool: p, fd: fd, addr: addr}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)

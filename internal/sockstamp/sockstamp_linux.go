@@ -1,6 +1,6 @@
 //go:build linux
 
-package sse
+package sockstamp
 
 import (
 	"errors"
@@ -10,19 +10,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// oobSize holds the receive timestamp's control message.
-const oobSize = 64
+// OOBSize is the room a read needs for its receive timestamp's control
+// message.
+const OOBSize = 64
 
-// stampFD asks the kernel to stamp every read of fd with the time the bytes
+// Enable asks the kernel to stamp every read of fd with the time the bytes
 // were received (SO_TIMESTAMPNS).
-func stampFD(fd int) error {
+func Enable(fd int) error {
 	return os.NewSyscallError("setsockopt", unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1))
 }
 
-// readFD reads from a non-blocking descriptor into b, with oob (oobSize
+// Read reads from a non-blocking descriptor into b, with oob (OOBSize
 // bytes) for the control messages; rx is the kernel's receive time of the
 // bytes in Unix nanoseconds, 0 if it gave none; wouldBlock reports EAGAIN.
-func readFD(fd int, b, oob []byte) (n int, rx int64, wouldBlock bool, err error) {
+func Read(fd int, b, oob []byte) (n int, rx int64, wouldBlock bool, err error) {
 	for {
 		var oobn int
 		n, oobn, _, _, err = unix.Recvmsg(fd, b, oob, 0)

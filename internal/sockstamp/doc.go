@@ -1,0 +1,6 @@
+// Package sockstamp reads sockets with the kernel's timestamps: the time
+// the bytes of a read reached the socket (SO_TIMESTAMPNS on Linux), so a
+// busy program that reads late still knows when they arrived. The probe's
+// reactor and its stamping connections under crypto/tls and HTTP/2 read
+// through it.
+package sockstamp
