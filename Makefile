@@ -48,7 +48,7 @@ dist-demo: build
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
-	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./js/modules/usefulsse/
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./sse/internal/reactor/ ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench BenchmarkGet -benchmem -cpu 1 -count 3 ./js/modules/http/
 	$(GO) test -run '^$$' -bench 'Plan|AppendEvent' -benchmem ./mock/
 	$(GO) test -run '^$$' -bench BenchmarkStreams -benchtime 1x ./mock/

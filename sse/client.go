@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
 
 // ClientOptions configures a Client. The zero value is ready to use.
@@ -61,7 +63,7 @@ type ClientOptions struct {
 type Client struct {
 	hc        *http.Client
 	transport *http.Transport // nil with a custom Transport
-	wire      *wirePool       // plain-HTTP/1.1 connections read by the reactor; nil if none
+	wire      *reactor.Pool   // plain-HTTP/1.1 connections read by the reactor; nil if none
 	// transports are asked in turn which carries a request: the reactor
 	// first when there is one, net/http last (it carries every request).
 	transports []streamTransport
@@ -79,7 +81,7 @@ func NewClient(opts ClientOptions) *Client {
 		c.transport = newTransport(opts)
 		rt = c.transport
 		if !opts.NetHTTPOnly {
-			c.wire = newWirePool(opts.dialFunc(), opts.wireIdle(), opts.idleTimeout())
+			c.wire = reactor.NewPool(opts.dialFunc(), opts.wireIdle(), opts.idleTimeout())
 		}
 	}
 	// Redirects are followed by the exchange, by the request's policy, on

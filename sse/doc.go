@@ -20,12 +20,13 @@
 // slow callback does not delay the stamps of bytes arriving meanwhile.
 //
 // On Linux, plain-HTTP/1.1 requests are read by one reactor for the whole
-// process (reactor.go, wire.go): an epoll set parked in Go's network
-// poller reads each connection once it has bytes, stamps them with the
-// kernel's receive time, and resumes the exchange's coroutine, in which
-// net/http's response parser and the stream reader run unchanged. A
-// request with callbacks is parsed by its caller from the stamped chunks
-// the reactor hands it (handoff.go). Other requests go through net/http.
+// process (package sse/internal/reactor, reached through
+// reactortransport.go): an epoll set parked in Go's network poller reads
+// each connection once it has bytes, stamps them with the kernel's receive
+// time, and resumes the exchange's coroutine, in which net/http's response
+// parser and the stream reader run unchanged. A request with callbacks is
+// parsed by its caller from the stamped chunks the reactor hands it. Other
+// requests go through net/http.
 //
 // # Event kinds
 //

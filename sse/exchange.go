@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
 
 // Limits of the exchange.
@@ -45,15 +46,9 @@ type exchange struct {
 	meter    *meter
 	reqBytes int64
 
-	// On the reactor (wire.go): the connection, and the coroutine's
-	// signals to the caller.
-	wc       atomic.Pointer[wireConn]
-	done     chan struct{} // the result is ready
-	ended    chan struct{} // the coroutine ended: the connection is released
-	settled  bool          // done is closed
-	handoff  *handoff      // the caller parses the response (callbacks)
-	retry    bool          // a reused connection was closed before any response byte
-	redirect *redirection  // the response was a redirect to follow
+	// On the reactor: the connection carrying the exchange (reactor.go).
+	wc       atomic.Pointer[reactor.Conn]
+	redirect *redirection // the response was a redirect to follow
 
 	// Through net/http: the connection that carried the response.
 	conn net.Conn
@@ -82,7 +77,7 @@ func (x *exchange) clock() time.Duration { return x.now().Sub(x.sent) }
 func (x *exchange) abort(cause error) {
 	x.cancel(cause)
 	if c := x.wc.Load(); c != nil {
-		c.r.interrupt(c, x)
+		c.Interrupt(x)
 	}
 }
 
@@ -296,10 +291,10 @@ func (x *exchange) startIdleWatch() *time.Timer {
 // and waiting that long returns the connection to the pool before the
 // caller's next request.
 func (x *exchange) drainAfterEnd(body io.Closer) {
-	if x.wc.Load() != nil && x.handoff == nil {
+	if c := x.wc.Load(); c != nil && !x.Handoff() {
 		// On the reactor: the caller has its result now; the drain goes on
 		// in the coroutine.
-		x.settle()
+		c.Settle()
 		x.drain(body)
 		return
 	}

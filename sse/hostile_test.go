@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
 
 // paths are the three ways the client reads a plain-HTTP response: the
@@ -261,7 +263,7 @@ func TestResetUnderSlowCallback(t *testing.T) {
 		_ = c.Close()
 		close(reset)
 	})
-	before := handoffReads.Load()
+	before := reactor.QueuedReads()
 	calls := 0
 	res := NewClient(ClientOptions{}).Do(context.Background(), &Request{URL: url + "/", Dialect: DialectRaw, OnEvent: func(*Event) error {
 		calls++
@@ -275,7 +277,7 @@ func TestResetUnderSlowCallback(t *testing.T) {
 		}
 		return nil
 	}})
-	if reads := handoffReads.Load() - before; reads > 10 {
+	if reads := reactor.QueuedReads() - before; reads > 10 {
 		t.Errorf("%d reads queued for a 2-event stream and its reset", reads)
 	}
 	if res.ErrorCode != CodeReset || calls != 2 {

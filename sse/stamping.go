@@ -51,8 +51,9 @@ func (x *exchange) readLag() (time.Duration, bool) {
 	return x.stamps.takeLag(), true
 }
 
-// noteLag records the lag of one of the reactor's reads for the exchange.
-func (x *exchange) noteLag(d time.Duration) {
+// NoteLag implements reactor.Exchange: it records the lag of one of the
+// reactor's reads for the exchange.
+func (x *exchange) NoteLag(d time.Duration) {
 	for {
 		old := x.wireLag.Load()
 		if old > int64(d) || x.wireLag.CompareAndSwap(old, int64(d)+1) {

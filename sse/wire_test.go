@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/eventually"
+	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
 
 // idleWire returns how many kept-alive reactor connections c holds.
@@ -25,13 +26,7 @@ func idleWire(c *Client) int {
 	if c.wire == nil {
 		return -1
 	}
-	c.wire.mu.Lock()
-	defer c.wire.mu.Unlock()
-	n := 0
-	for _, cs := range c.wire.idle {
-		n += len(cs)
-	}
-	return n
+	return len(c.wire.IdleStates())
 }
 
 // TestReactorReadsPlainHTTP checks which requests the reactor reads:
@@ -242,10 +237,7 @@ func TestReactorConcurrentStreams(t *testing.T) {
 // up while the first text arrives, and for hold after.
 func TestReactorStampsArrival(t *testing.T) {
 	const hold = 200 * time.Millisecond
-	r := theReactor()
-	if r == nil {
-		t.Skip("no reactor on this platform")
-	}
+	needReactor(t)
 	ready, held, written := make(chan struct{}, 1), make(chan struct{}, 1), make(chan struct{}, 1)
 	var arrived, writeStart, writeEnd time.Time
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -271,11 +263,11 @@ func TestReactorStampsArrival(t *testing.T) {
 	}
 	go func() {
 		<-ready
-		r.mu.Lock() // the reactor looks connections up under r.mu
+		release := reactor.Hold()
 		held <- struct{}{}
 		<-written
 		time.Sleep(hold) // the reactor held up past the arrival: the delay under test
-		r.mu.Unlock()
+		release()
 	}()
 	sent := time.Now()
 	res := c.Do(context.Background(), &Request{URL: srv.URL, Dialect: DialectOpenAI, Header: http.Header{"X-Hold": {"1"}}})
@@ -303,10 +295,7 @@ func TestReactorStampsArrival(t *testing.T) {
 // nothing is left behind: no coroutine, and after CloseIdleConnections no
 // connection of the client in the reactor.
 func TestReactorReleasesEverything(t *testing.T) {
-	r := theReactor()
-	if r == nil {
-		t.Skip("no reactor on this platform")
-	}
+	needReactor(t)
 	kinds := []struct {
 		sc   script
 		req  Request
@@ -341,15 +330,7 @@ func TestReactorReleasesEverything(t *testing.T) {
 		t.Errorf("%d of %d streams ended with another outcome", n, 10*len(kinds))
 	}
 	c.CloseIdleConnections()
-	r.mu.Lock()
-	left := 0
-	for _, wc := range r.conns {
-		if wc.pool == c.wire {
-			left++
-		}
-	}
-	r.mu.Unlock()
-	if left != 0 {
+	if left := c.wire.Open(); left != 0 {
 		t.Errorf("%d connections of the client still in the reactor", left)
 	}
 	// Servers wind down their handlers.
@@ -542,7 +523,7 @@ func hostileResponse(resp []byte, pad bool, events int) []byte {
 // or built with the noreactor tag).
 func needReactor(t *testing.T) {
 	t.Helper()
-	if theReactor() == nil {
+	if !reactor.Available() {
 		t.Skip("no reactor in this build")
 	}
 }
@@ -570,5 +551,48 @@ func TestReactorIdleTimeout(t *testing.T) {
 	}
 	if n := opened.Load(); n != 2 {
 		t.Errorf("%d connections opened, want 2 (the first one expired)", n)
+	}
+}
+
+// pooledStates returns the states of the connections c's pool keeps.
+func pooledStates(c *Client) []reactor.State {
+	return c.wire.IdleStates()
+}
+
+// TestReactorAnswerBeforeRequestWritten checks the parked path: the server
+// answers as soon as it has the request's head and only then reads its
+// large body, so the response ends while the request is still being
+// written. The sender releases the connection after its write, the pool
+// keeps it idle, and the next request reuses it.
+func TestReactorAnswerBeforeRequestWritten(t *testing.T) {
+	needReactor(t)
+	url, conns := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
+		for {
+			req, err := http.ReadRequest(r)
+			if err != nil {
+				return
+			}
+			body := "data: early\n\n"
+			if _, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+				return
+			}
+			if _, err := io.Copy(io.Discard, req.Body); err != nil {
+				return
+			}
+		}
+	})
+	c := NewClient(ClientOptions{})
+	big := make([]byte, 16<<20) // more than loopback's socket buffers hold
+	for i := range 2 {
+		res := c.Do(context.Background(), &Request{URL: url, Dialect: DialectRaw, Method: http.MethodPost, Body: big})
+		if res.Failed() || res.Text != "early" {
+			t.Fatalf("request %d: %s %s text %q", i, res.ErrorCode, res.Error, res.Text)
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1 (the first one reused)", n)
+	}
+	if got := pooledStates(c); len(got) != 1 || got[0] != reactor.Idle {
+		t.Errorf("pooled connections in states %v, want one idle", got)
 	}
 }

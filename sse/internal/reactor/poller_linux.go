@@ -1,6 +1,6 @@
 //go:build linux && !noreactor
 
-package sse
+package reactor
 
 import (
 	"errors"

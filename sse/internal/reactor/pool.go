@@ -1,4 +1,4 @@
-package sse
+package reactor
 
 import (
 	"context"
@@ -12,55 +12,57 @@ import (
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
-// wirePool is a Client's kept-alive connections per host:port. A
-// connection idle for idleTimeout is closed by the pool's reaper, a timer
-// armed while the pool holds connections.
-type wirePool struct {
+// Pool is one client's kept-alive connections per host:port, read by the
+// process's reactor. A connection idle for idleTimeout is closed by the
+// pool's reaper, a timer armed while the pool holds connections.
+type Pool struct {
 	r           *reactor
 	dial        func(ctx context.Context, network, addr string) (net.Conn, error)
 	maxIdle     int
 	idleTimeout time.Duration
 
 	mu     sync.Mutex
-	idle   map[string][]*wireConn // per address, the most recently used last
-	reaper *time.Timer            // nil while disarmed
+	idle   map[string][]*Conn // per address, the most recently used last
+	reaper *time.Timer        // nil while disarmed
 }
 
-// newWirePool returns a pool on the process's reactor, or nil where there is
-// none.
-func newWirePool(dial func(ctx context.Context, network, addr string) (net.Conn, error), maxIdle int, idleTimeout time.Duration) *wirePool {
+// NewPool returns a pool on the process's reactor, or nil where there is
+// none (see Available). It dials with dial, keeps at most maxIdle idle
+// connections per address, each for at most idleTimeout.
+func NewPool(dial func(ctx context.Context, network, addr string) (net.Conn, error), maxIdle int, idleTimeout time.Duration) *Pool {
 	r := theReactor()
 	if r == nil {
 		return nil
 	}
-	return &wirePool{r: r, dial: dial, maxIdle: maxIdle, idleTimeout: idleTimeout, idle: map[string][]*wireConn{}}
+	return &Pool{r: r, dial: dial, maxIdle: maxIdle, idleTimeout: idleTimeout, idle: map[string][]*Conn{}}
 }
 
 // get returns a connection to addr with x attached: the most recently used
 // idle one unless fresh, else a new one.
-func (p *wirePool) get(ctx context.Context, addr string, fresh bool, x *exchange, hreq *http.Request) (*wireConn, error) {
+func (p *Pool) get(ctx context.Context, addr string, fresh bool, x Exchange, hreq *http.Request) (*Conn, *call, error) {
 	for !fresh {
 		c := p.take(addr)
 		if c == nil {
 			break
 		}
-		if c.attach(x, hreq) {
-			return c, nil
+		if k := c.attach(x, hreq); k != nil {
+			return c, k, nil
 		}
 	}
 	c, err := p.connect(ctx, addr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if !c.attach(x, hreq) {
-		return nil, fmt.Errorf("connection to %s closed before use", addr)
+	k := c.attach(x, hreq)
+	if k == nil {
+		return nil, nil, fmt.Errorf("connection to %s closed before use", addr)
 	}
-	return c, nil
+	return c, k, nil
 }
 
 // take removes the most recent idle connection to addr from the pool,
 // unless it has been idle too long (the reaper closes it).
-func (p *wirePool) take(addr string) *wireConn {
+func (p *Pool) take(addr string) *Conn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cs := p.idle[addr]
@@ -77,7 +79,7 @@ func (p *wirePool) take(addr string) *wireConn {
 
 // put returns a connection to the pool; false if the pool is full. The
 // caller holds c.mu.
-func (p *wirePool) put(c *wireConn) bool {
+func (p *Pool) put(c *Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle[c.addr]) >= p.maxIdle {
@@ -93,9 +95,9 @@ func (p *wirePool) put(c *wireConn) bool {
 
 // reap closes the connections idle for idleTimeout or more, and re-arms
 // itself for the next one to expire while any is left.
-func (p *wirePool) reap() {
+func (p *Pool) reap() {
 	now := time.Now()
-	var expired []*wireConn
+	var expired []*Conn
 	next := time.Duration(-1)
 	p.mu.Lock()
 	for addr, cs := range p.idle {
@@ -123,7 +125,7 @@ func (p *wirePool) reap() {
 }
 
 // remove drops a connection from the pool.
-func (p *wirePool) remove(c *wireConn) {
+func (p *Pool) remove(c *Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cs := p.idle[c.addr]
@@ -135,10 +137,10 @@ func (p *wirePool) remove(c *wireConn) {
 	}
 }
 
-// closeIdle closes every idle connection.
-func (p *wirePool) closeIdle() {
+// CloseIdle closes every idle connection.
+func (p *Pool) CloseIdle() {
 	p.mu.Lock()
-	var all []*wireConn
+	var all []*Conn
 	for addr, cs := range p.idle {
 		all = append(all, cs...)
 		delete(p.idle, addr)
@@ -149,10 +151,10 @@ func (p *wirePool) closeIdle() {
 
 // closeUnused closes the connections that serve no exchange (one taken
 // from the pool meanwhile is left alone).
-func closeUnused(cs []*wireConn) {
+func closeUnused(cs []*Conn) {
 	for _, c := range cs {
 		c.mu.Lock()
-		if c.x == nil {
+		if c.call == nil {
 			c.closeLocked()
 		}
 		c.mu.Unlock()
@@ -161,7 +163,7 @@ func closeUnused(cs []*wireConn) {
 
 // connect dials addr with the client's dialer (DNS, timeouts, errors as
 // net/http reports them) and hands the socket to the reactor.
-func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) {
+func (p *Pool) connect(ctx context.Context, addr string) (*Conn, error) {
 	nc, err := p.dial(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
@@ -171,7 +173,7 @@ func (p *wirePool) connect(ctx context.Context, addr string) (*wireConn, error) 
 		return nil, err
 	}
 	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
-	c := &wireConn{r: p.r, pool: p, fd: fd, addr: addr}
+	c := &Conn{r: p.r, pool: p, fd: fd, addr: addr}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)
 		return nil, err
@@ -197,4 +199,36 @@ func takeFD(nc net.Conn) (int, error) {
 		return -1, err
 	}
 	return fd, dupErr
+}
+
+// IdleStates returns the states of the connections the pool keeps idle
+// (each should be Idle), for tests and diagnostics.
+func (p *Pool) IdleStates() []State {
+	p.mu.Lock()
+	var cs []*Conn
+	for _, idle := range p.idle {
+		cs = append(cs, idle...)
+	}
+	p.mu.Unlock()
+	states := make([]State, 0, len(cs))
+	for _, c := range cs {
+		c.mu.Lock()
+		states = append(states, c.state)
+		c.mu.Unlock()
+	}
+	return states
+}
+
+// Open returns how many of the pool's connections the reactor still
+// watches, in use or idle.
+func (p *Pool) Open() int {
+	p.r.mu.Lock()
+	defer p.r.mu.Unlock()
+	n := 0
+	for _, c := range p.r.conns {
+		if c.pool == p {
+			n++
+		}
+	}
+	return n
 }

@@ -1,4 +1,4 @@
-package sse
+package reactor
 
 import (
 	"bufio"
@@ -10,32 +10,34 @@ import (
 	"sync"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
-// wireReaderSize is the buffer between a connection and net/http's
-// response parser, held by each exchange in progress. Longer header lines
-// still parse (textproto joins the pieces); body reads larger than the
-// buffer bypass it.
-const wireReaderSize = 1 << 10
+// readerSize is the buffer between a connection and net/http's response
+// parser, held by each exchange in progress. Longer header lines still
+// parse (textproto joins the pieces); body reads larger than the buffer
+// bypass it.
+const readerSize = 1 << 10
 
-var wireReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, wireReaderSize) }}
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readerSize) }}
 
-// wireConn is one kept-alive plain HTTP/1.1 connection of a Client, read by
-// the reactor. The response of the exchange in progress is parsed by a
+// Conn is one kept-alive plain HTTP/1.1 connection of a Pool, read by the
+// reactor. The response of the exchange in progress is parsed by a
 // coroutine (iter.Pull) that the reactor resumes whenever bytes arrive:
-// net/http's own response parser and the stream reader run in it
-// unchanged, and their reads yield back to the reactor instead of blocking
-// a goroutine. An exchange that runs JavaScript callbacks is parsed by its
-// caller instead, from stamped chunks the reactor hands off (handoff.go).
-type wireConn struct {
+// net/http's own response parser and the exchange's stream reader run in
+// it unchanged, and their reads yield back to the reactor instead of
+// blocking a goroutine. An exchange that parses on its own goroutine
+// (Exchange.Handoff) reads stamped chunks the reactor hands off instead
+// (handoff.go).
+type Conn struct {
 	r    *reactor
-	pool *wirePool
+	pool *Pool
 	fd   int
 	addr string
 
 	mu     sync.Mutex // held by the reactor while it runs the exchange
-	state  wireState  // where the connection is in its life (wirestate.go); under mu
+	state  State      // where the connection is in its life (state.go); under mu
 	reused bool       // it served an earlier exchange
 	// idleSince is when the connection last went back to the pool (under
 	// the pool's mu).
@@ -43,7 +45,7 @@ type wireConn struct {
 
 	// The exchange in progress, if any; touched under mu or inside the
 	// coroutine (or by the reader of a handoff).
-	x       *exchange
+	call    *call
 	h       *handoff // non-nil when the caller parses the response
 	next    func() (struct{}, bool)
 	stop    func()
@@ -60,15 +62,49 @@ type wireConn struct {
 	headLeft  int  // bytes the response head may still take
 }
 
-// arrival returns when the bytes being parsed were read.
-func (c *wireConn) arrival() time.Time { return c.readAt }
+// call is one exchange's time on a connection, and its signals to the
+// caller waiting in Pool.Do.
+type call struct {
+	x       Exchange
+	h       *handoff
+	done    chan struct{} // the exchange's outcome is known
+	ended   chan struct{} // the connection is released
+	settled bool          // done is closed
+	retry   bool          // a reused connection was closed before any response byte
+	err     error         // reading the response head failed
+}
+
+// settle closes done once.
+func (k *call) settle() {
+	if !k.settled {
+		k.settled = true
+		close(k.done)
+	}
+}
+
+// Arrival returns when the bytes being parsed were received: the kernel's
+// receive time of the read that delivered them, on the monotonic clock.
+func (c *Conn) Arrival() time.Time { return c.readAt }
+
+// Interrupt wakes x's read waiting for bytes on c, if x still runs on c,
+// with the cause of x's context (which the caller ended first).
+func (c *Conn) Interrupt(x Exchange) { c.r.interrupt(c, x) }
+
+// Settle tells the caller waiting in Pool.Do that the exchange's outcome
+// is known while the coroutine goes on (draining what follows the stream's
+// end, say). It is called from the coroutine.
+func (c *Conn) Settle() {
+	if k := c.call; k != nil {
+		k.settle()
+	}
+}
 
 // Read hands the coroutine the bytes the reactor read, yielding to the
 // reactor while there are none (or hands a handoff's reader its bytes).
-func (c *wireConn) Read(p []byte) (int, error) {
+func (c *Conn) Read(p []byte) (int, error) {
 	if c.headLimit {
 		if c.headLeft <= 0 {
-			return 0, headerLimit(c.x.req.MaxHeaderSize)
+			return 0, headerLimit(c.call.x.HeaderLimit())
 		}
 		p = p[:min(len(p), c.headLeft)]
 		n, err := c.read(p)
@@ -78,8 +114,13 @@ func (c *wireConn) Read(p []byte) (int, error) {
 	return c.read(p)
 }
 
+// headerLimit is the error of a response head above max bytes.
+func headerLimit(max int) error {
+	return &httpsafe.LimitError{What: "maxHeaderSize", Limit: int64(max)}
+}
+
 // read is Read without the header limit.
-func (c *wireConn) read(p []byte) (int, error) {
+func (c *Conn) read(p []byte) (int, error) {
 	if c.h != nil {
 		return c.h.read(c, p)
 	}
@@ -97,84 +138,82 @@ func (c *wireConn) read(p []byte) (int, error) {
 }
 
 // received returns how many response bytes the exchange has seen.
-func (c *wireConn) received() int64 {
+func (c *Conn) received() int64 {
 	if c.h != nil {
 		return c.h.took
 	}
 	return c.got
 }
 
-// attach starts an exchange on c; false if c was closed meanwhile.
-func (c *wireConn) attach(x *exchange, hreq *http.Request) bool {
+// attach starts an exchange on c; nil if c was closed meanwhile.
+func (c *Conn) attach(x Exchange, hreq *http.Request) *call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.state != wireIdle {
-		return false // closed meanwhile
+	if c.state != Idle {
+		return nil // closed meanwhile
 	}
-	x.done, x.ended = make(chan struct{}), make(chan struct{})
-	x.settled, x.retry, x.redirect = false, false, nil
-	x.now = c.arrival
-	x.wc.Store(c)
-	if x.ctx.Err() != nil {
-		// The timer's abort may have run before the store: it found no
-		// connection to interrupt, so the exchange interrupts itself.
+	k := &call{x: x, done: make(chan struct{}), ended: make(chan struct{})}
+	c.call = k
+	x.Attach(c)
+	if x.Context().Err() != nil {
+		// The exchange's timer may have interrupted it before it knew the
+		// connection: it interrupts itself.
 		c.r.interrupt(c, x)
 	}
-	c.to(wireSending)
-	c.x, c.err, c.got, c.keep = x, nil, 0, false
+	c.to(Sending)
+	c.err, c.got, c.keep = nil, 0, false
 	c.lastAt = time.Time{}
-	c.br = wireReaders.Get().(*bufio.Reader)
+	c.br = readers.Get().(*bufio.Reader)
 	c.br.Reset(c)
-	x.handoff = nil
-	if x.req.OnOpen != nil || x.req.runsCallbacks() {
-		c.h = newHandoff(x.ctx)
-		x.handoff = c.h
-		return true
+	if x.Handoff() {
+		c.h = newHandoff(x.Context())
+		k.h = c.h
+		return k
 	}
 	c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
 		c.yield = yield
-		x.receiveWire(c, hreq)
+		c.receive(k, hreq)
 	})
-	return true
+	return k
 }
 
 // send writes the request. On failure an exchange that never started is
 // abandoned and the connection closed; written says how much went out.
-func (c *wireConn) send(msg []byte, timeout time.Duration) (written int, err error) {
+func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) {
 	written, err = writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case err != nil && c.state == wireSending:
+	case err != nil && c.state == Sending:
 		// Nothing of the response was parsed (or a handoff's caller will
 		// parse nothing): the exchange is abandoned.
 		if c.h == nil {
 			c.stop()
 		}
-		c.x.wc.Store(nil)
+		c.call.x.Attach(nil)
 		c.detach()
 		c.closeLocked()
 		return written, err
-	case c.state == wireParked:
+	case c.state == Parked:
 		c.release()
 	default:
-		c.to(wireReading)
+		c.to(Reading)
 	}
 	return written, nil // a response is arriving: the exchange goes on
 }
 
 // readable reads what the connection has and resumes its exchange.
-func (c *wireConn) readable(buf, oob []byte) {
+func (c *Conn) readable(buf, oob []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.state == wireClosed || (c.h != nil && c.h.paused) {
+	if c.state == Closed || (c.h != nil && c.h.paused) {
 		return // paused: an event of the batch that took it out of the set
 	}
 	n, rx, wouldBlock, err := sockstamp.Read(c.fd, buf, oob)
 	if wouldBlock {
 		return
 	}
-	if c.state == wireIdle {
+	if c.state == Idle {
 		// Idle: the server closed the connection, or sent bytes nobody
 		// asked for.
 		c.closeLocked()
@@ -188,7 +227,7 @@ func (c *wireConn) readable(buf, oob []byte) {
 		at = c.lastAt
 	}
 	if rx != 0 {
-		c.x.noteLag(now.Sub(at))
+		c.call.x.NoteLag(now.Sub(at))
 	}
 	c.lastAt = at
 	if c.h != nil {
@@ -198,14 +237,14 @@ func (c *wireConn) readable(buf, oob []byte) {
 		c.h.push(c, buf[:n], at, err)
 		return
 	}
-	if c.state != wireParked { // else the response ended already
+	if c.state != Parked { // else the response ended already
 		c.feed(buf[:n], at, err)
 	}
 }
 
 // feed resumes the coroutine with one read: its bytes, or its error (an
 // empty read is the end of the connection).
-func (c *wireConn) feed(b []byte, at time.Time, err error) {
+func (c *Conn) feed(b []byte, at time.Time, err error) {
 	c.readAt = at
 	switch {
 	case err != nil:
@@ -219,30 +258,30 @@ func (c *wireConn) feed(b []byte, at time.Time, err error) {
 }
 
 // interrupted resumes x, if it still runs on c, with its context's cause.
-func (c *wireConn) interrupted(x *exchange) {
+func (c *Conn) interrupted(x Exchange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.x != x || c.next == nil || c.state == wireParked {
+	if c.call == nil || c.call.x != x || c.next == nil || c.state == Parked {
 		return // ended, or a handoff: its reader wakes with the context
 	}
 	if c.err == nil {
-		c.err = context.Cause(x.ctx)
+		c.err = context.Cause(x.Context())
 	}
 	c.resume()
 }
 
 // resume runs the exchange's coroutine until it waits for bytes again or
 // ends.
-func (c *wireConn) resume() {
-	if c.state == wireSending {
-		c.to(wireSendingReading)
+func (c *Conn) resume() {
+	if c.state == Sending {
+		c.to(SendingReading)
 	}
 	if _, more := c.next(); more {
 		return
 	}
 	c.pending = c.pending[:0:0] // the reactor's buffer is reused
-	if c.state == wireSendingReading {
-		c.to(wireParked) // the sender releases it after its write
+	if c.state == SendingReading {
+		c.to(Parked) // the sender releases it after its write
 		return
 	}
 	c.release()
@@ -250,8 +289,8 @@ func (c *wireConn) resume() {
 
 // release ends the exchange: the connection goes back to the pool if it
 // can serve another one, else it is closed.
-func (c *wireConn) release() {
-	x, keep := c.x, c.keep && c.err == nil
+func (c *Conn) release() {
+	k, keep := c.call, c.keep && c.err == nil
 	if h := c.h; h != nil {
 		keep = keep && h.err == nil && len(h.queue) == 0
 		if keep && h.paused {
@@ -260,74 +299,38 @@ func (c *wireConn) release() {
 	}
 	c.detach()
 	if keep && c.pool.put(c) {
-		c.to(wireIdle) // c.mu is held: nobody attaches before this
+		c.to(Idle) // c.mu is held: nobody attaches before this
 	} else {
 		c.closeLocked()
 	}
 	c.reused = true
-	close(x.ended)
+	close(k.ended)
 }
 
 // releaseNow releases the connection from the goroutine that read a
 // handoff.
-func (c *wireConn) releaseNow() {
+func (c *Conn) releaseNow() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.release()
 }
 
 // detach forgets the exchange.
-func (c *wireConn) detach() {
-	c.x, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
+func (c *Conn) detach() {
+	c.call, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
 	if c.br != nil {
 		c.br.Reset(nil)
-		wireReaders.Put(c.br)
+		readers.Put(c.br)
 		c.br = nil
 	}
 }
 
 // closeLocked closes the connection; c.mu is held.
-func (c *wireConn) closeLocked() {
-	if c.state == wireClosed {
+func (c *Conn) closeLocked() {
+	if c.state == Closed {
 		return
 	}
-	c.to(wireClosed)
+	c.to(Closed)
 	c.pool.remove(c)
 	c.r.forget(c)
-}
-
-// wireBody is a response body read on the reactor. Closing it does not
-// drain it: a body closed before its end makes the connection unusable.
-// A handoff's body, whose reader may be a draining goroutine, releases the
-// connection when closed.
-type wireBody struct {
-	io.ReadCloser
-	c      *wireConn
-	h      *handoff // set when the caller parses the response
-	eof    bool
-	closed bool
-}
-
-// Read implements io.Reader.
-func (b *wireBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF {
-		b.eof = true
-	}
-	return n, err
-}
-
-// Close implements io.Closer. A handoff's body releases the connection.
-func (b *wireBody) Close() error {
-	if b.closed {
-		return nil
-	}
-	b.closed = true
-	if !b.eof {
-		b.c.keep = false
-	}
-	if b.h != nil {
-		b.c.releaseNow()
-	}
-	return nil
 }

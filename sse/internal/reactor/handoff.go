@@ -1,18 +1,13 @@
-package sse
+package reactor
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 )
 
 // handoffLimit is how many bytes a connection may have waiting for a slow
 // reader before the reactor stops reading it (TCP then slows the server).
 const handoffLimit = 1 << 20
-
-// handoffReads counts the reads queued to every handoff of the process,
-// for the tests: a connection at its end must not be read again and again.
-var handoffReads atomic.Int64
 
 // handoff carries a connection's bytes from the reactor to a goroutine that
 // parses them itself: a request whose stream runs JavaScript callbacks is
@@ -50,7 +45,7 @@ func newHandoff(ctx context.Context) *handoff {
 
 // push queues a read; on the reactor, c.mu held. The bytes are copied: the
 // reactor's buffer is reused.
-func (h *handoff) push(c *wireConn, b []byte, at time.Time, err error) {
+func (h *handoff) push(c *Conn, b []byte, at time.Time, err error) {
 	a := arrived{at: at, err: err}
 	if len(b) > 0 {
 		a.b = append([]byte(nil), b...)
@@ -70,7 +65,7 @@ func (h *handoff) push(c *wireConn, b []byte, at time.Time, err error) {
 
 // read hands the reader the queued bytes, waiting for more while there are
 // none; the stamp of the bytes handed out becomes the connection's readAt.
-func (h *handoff) read(c *wireConn, p []byte) (int, error) {
+func (h *handoff) read(c *Conn, p []byte) (int, error) {
 	for len(h.cur) == 0 {
 		if h.err != nil {
 			return 0, h.err
@@ -94,7 +89,7 @@ func (h *handoff) read(c *wireConn, p []byte) (int, error) {
 
 // pop takes the oldest queued read, and lets the reactor read again once
 // the reader caught up.
-func (h *handoff) pop(c *wireConn) (arrived, bool) {
+func (h *handoff) pop(c *Conn) (arrived, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(h.queue) == 0 {

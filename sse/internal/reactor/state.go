@@ -1,9 +1,9 @@
-package sse
+package reactor
 
 import "fmt"
 
-// wireState is where a wireConn is in its life. Every change goes through
-// wireConn.to, under the connection's mu, and only along these edges:
+// State is where a Conn is in its life. Every change goes through
+// Conn.to, under the connection's mu, and only along these edges:
 //
 //	from            to              when
 //	idle            sending         attach: an exchange takes the connection
@@ -23,54 +23,54 @@ import "fmt"
 // Where the parser is within the response (head or body) is not part of
 // the state: it belongs to whoever parses (the coroutine, or a handoff's
 // reader goroutine, which reads without the connection's mu).
-type wireState uint8
+type State uint8
 
 const (
-	// wireIdle has no exchange: freshly connected, or in the pool.
-	wireIdle wireState = iota
-	// wireSending has an exchange whose request the caller is writing; its
+	// Idle has no exchange: freshly connected, or in the pool.
+	Idle State = iota
+	// Sending has an exchange whose request the caller is writing; its
 	// response parser has not run yet.
-	wireSending
-	// wireSendingReading is still writing the request, but the parser has
+	Sending
+	// SendingReading is still writing the request, but the parser has
 	// run (response bytes or an interruption arrived): a failed write no
 	// longer ends the exchange, the parser sees it through.
-	wireSendingReading
-	// wireReading has its request written; the response is being read.
-	wireReading
-	// wireParked is an exchange that ended while its request was still
+	SendingReading
+	// Reading has its request written; the response is being read.
+	Reading
+	// Parked is an exchange that ended while its request was still
 	// being written: the sender releases the connection after its write.
-	wireParked
-	// wireClosed is closed and forgotten by the reactor; final.
-	wireClosed
+	Parked
+	// Closed is closed and forgotten by the reactor; final.
+	Closed
 )
 
-// wireStateNames names each state, for messages and tests.
-var wireStateNames = [...]string{"idle", "sending", "sendingReading", "reading", "parked", "closed"}
+// stateNames names each state, for messages and tests.
+var stateNames = [...]string{"idle", "sending", "sendingReading", "reading", "parked", "closed"}
 
 // String implements fmt.Stringer.
-func (s wireState) String() string {
-	if int(s) < len(wireStateNames) {
-		return wireStateNames[s]
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
 	}
-	return fmt.Sprintf("wireState(%d)", s)
+	return fmt.Sprintf("State(%d)", s)
 }
 
-// wireMoves lists, per state, the states it may move to (the table above).
-var wireMoves = [...][]wireState{
-	wireIdle:           {wireSending, wireClosed},
-	wireSending:        {wireSendingReading, wireReading, wireClosed},
-	wireSendingReading: {wireReading, wireParked},
-	wireReading:        {wireIdle, wireClosed},
-	wireParked:         {wireIdle, wireClosed},
-	wireClosed:         nil,
+// moves lists, per state, the states it may move to (the table above).
+var moves = [...][]State{
+	Idle:           {Sending, Closed},
+	Sending:        {SendingReading, Reading, Closed},
+	SendingReading: {Reading, Parked},
+	Reading:        {Idle, Closed},
+	Parked:         {Idle, Closed},
+	Closed:         nil,
 }
 
 // canMove reports whether a connection in state from may move to state to.
-func canMove(from, to wireState) bool {
-	if int(from) >= len(wireMoves) {
+func canMove(from, to State) bool {
+	if int(from) >= len(moves) {
 		return false
 	}
-	for _, s := range wireMoves[from] {
+	for _, s := range moves[from] {
 		if s == to {
 			return true
 		}
@@ -80,9 +80,9 @@ func canMove(from, to wireState) bool {
 
 // to moves c to state next; c.mu is held. An illegal move is a bug in this
 // package, not a condition of the network: it panics.
-func (c *wireConn) to(next wireState) {
+func (c *Conn) to(next State) {
 	if !canMove(c.state, next) {
-		panic(fmt.Sprintf("sse: wire connection moved from %v to %v", c.state, next))
+		panic(fmt.Sprintf("reactor: connection moved from %v to %v", c.state, next))
 	}
 	c.state = next
 }
