@@ -41,6 +41,8 @@ type exchange struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	sent     time.Time
+	t0Shift  atomic.Int64     // how much later the request left than sent: see Transmitted
+	sentOnce atomic.Bool      // a transmission was reported
 	now      func() time.Time // when the bytes being parsed arrived
 	lastByte atomic.Int64     // nanoseconds since the send
 	meter    *meter
@@ -70,7 +72,12 @@ func newExchange(c *Client, req *Request) *exchange {
 // clock returns the time since the send at which the bytes being parsed
 // arrived, on the monotonic clock: now, or, on the reactor, the moment they
 // were read.
-func (x *exchange) clock() time.Duration { return x.now().Sub(x.sent) }
+func (x *exchange) clock() time.Duration { return x.now().Sub(x.start()) }
+
+// start is the moment the exchange's times count from: when the request
+// was handed to the transport, or, where the kernel stamped the request's
+// transmission, that moment less the connection's set-up (Transmitted).
+func (x *exchange) start() time.Time { return x.sent.Add(time.Duration(x.t0Shift.Load())) }
 
 // abort cancels the exchange from a timer with cause, and wakes a reactor
 // read waiting for bytes.
@@ -275,7 +282,7 @@ func (x *exchange) startIdleWatch() *time.Timer {
 	limit := x.req.IdleTimeout
 	var t *time.Timer
 	t = time.AfterFunc(time.Hour, func() {
-		silent := time.Since(x.sent) - time.Duration(x.lastByte.Load())
+		silent := time.Since(x.start()) - time.Duration(x.lastByte.Load())
 		if silent >= limit {
 			x.abort(errIdleTimeout)
 			return
@@ -356,6 +363,12 @@ func (x *exchange) result() *Result {
 	}
 	if s := x.stream; s != nil {
 		x.copyStream(s)
+	}
+	if shift := time.Duration(x.t0Shift.Load()); shift > 0 {
+		r.Sent = x.start()
+		if x.tl.scheduleLag.ok {
+			x.tl.scheduleLag.at += shift
+		}
 	}
 	r.Timings = x.tl.timings()
 	r.UsefulReached = x.tl.useful.ok

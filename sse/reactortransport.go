@@ -82,6 +82,23 @@ func (x *exchange) Attach(c *reactor.Conn) {
 	x.wc.Store(c)
 }
 
+// Transmitted implements reactor.Exchange: the kernel sent the request's
+// first write at at, after setup spent connecting. The exchange's times
+// then count from at less setup instead of from the moment the request was
+// handed over, so a runner too busy to write the request at once does not
+// lengthen every time of the response; the delay shows in schedule_lag
+// instead. Only the first transmission counts (a retried or redirected
+// request keeps the time its first request left), and only one that moves
+// the start later.
+func (x *exchange) Transmitted(at time.Time, setup time.Duration) {
+	if !x.sentOnce.CompareAndSwap(false, true) {
+		return
+	}
+	if shift := at.Add(-setup).Sub(x.sent); shift > 0 {
+		x.t0Shift.Store(int64(shift))
+	}
+}
+
 // Respond implements reactor.Exchange: a redirect is left for the
 // exchange to follow, any other response is read as every exchange does.
 func (x *exchange) Respond(resp *http.Response) {

@@ -60,6 +60,13 @@ type Conn struct {
 
 	headLimit bool // the response head is being read: headLeft bounds it
 	headLeft  int  // bytes the response head may still take
+
+	// Transmit stamps (Linux): on when the kernel stamps the connection's
+	// writes; written counts the bytes written since, which numbers the
+	// stamps (their key is the offset of a write's last byte).
+	txOn    bool
+	written uint32
+	txOOB   []byte
 }
 
 // call is one exchange's time on a connection, and its signals to the
@@ -72,6 +79,7 @@ type call struct {
 	settled bool          // done is closed
 	retry   bool          // a reused connection was closed before any response byte
 	err     error         // reading the response head failed
+	setup   time.Duration // connecting took this long (0: a reused connection)
 }
 
 // settle closes done once.
@@ -180,9 +188,11 @@ func (c *Conn) attach(x Exchange, hreq *http.Request) *call {
 // send writes the request. On failure an exchange that never started is
 // abandoned and the connection closed; written says how much went out.
 func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) {
+	first := c.written // c.written changes only here, on the sender's goroutine
 	written, err = writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.written += uint32(written)
 	switch {
 	case err != nil && c.state == Sending:
 		// Nothing of the response was parsed (or a handoff's caller will
@@ -197,17 +207,57 @@ func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) 
 	case c.state == Parked:
 		c.release()
 	default:
+		if c.state == Sending { // the parser has not run: no time was taken yet
+			c.transmitted(first)
+		}
 		c.to(Reading)
 	}
 	return written, nil // a response is arriving: the exchange goes on
 }
 
-// readable reads what the connection has and resumes its exchange.
-func (c *Conn) readable(buf, oob []byte) {
+// transmitted reads the connection's transmit stamps and reports the
+// first one of the request whose first byte was the connection's byte
+// first to the exchange; older stamps (of an earlier request) are
+// dropped. c.mu is held.
+func (c *Conn) transmitted(first uint32) {
+	if !c.txOn {
+		return
+	}
+	now, told := time.Now(), false
+	for {
+		key, at, ok, err := sockstamp.ReadTX(c.fd, c.txOOB)
+		if err != nil || !ok {
+			return
+		}
+		if !told && int32(key-first) >= 0 {
+			told = true
+			c.call.x.Transmitted(sockstamp.At(now, at), c.call.setup)
+		}
+	}
+}
+
+// dropTransmits empties the error queue of transmit stamps that came too
+// late for their request (epoll reports a non-empty queue until it is
+// read). c.mu is held.
+func (c *Conn) dropTransmits() {
+	for c.txOn {
+		if _, _, ok, err := sockstamp.ReadTX(c.fd, c.txOOB); err != nil || !ok {
+			return
+		}
+	}
+}
+
+// readable reads what the connection has and resumes its exchange;
+// failed says epoll reported an error condition, which a queued transmit
+// stamp also raises.
+func (c *Conn) readable(buf, oob []byte, failed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state == Closed || (c.h != nil && c.h.paused) {
 		return // paused: an event of the batch that took it out of the set
+	}
+	if failed {
+		c.dropTransmits()
 	}
 	n, rx, wouldBlock, err := sockstamp.Read(c.fd, buf, oob)
 	if wouldBlock {

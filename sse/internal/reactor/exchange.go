@@ -28,6 +28,12 @@ type Exchange interface {
 	// NoteLag records how long bytes of the response waited in the kernel
 	// before the reactor read them.
 	NoteLag(d time.Duration)
+	// Transmitted reports when the kernel sent the request's first write
+	// (its transmit stamp, on the monotonic clock) and how long connecting
+	// took before it (0 on a reused connection). It comes at most once per
+	// request, before the response is parsed, and only where the kernel
+	// stamps transmissions (Linux). Called under the connection's lock.
+	Transmitted(at time.Time, setup time.Duration)
 	// Respond handles the response whose head was read; its body reads
 	// through the connection. It runs in the coroutine the reactor resumes,
 	// or on the caller's goroutine for a handoff.

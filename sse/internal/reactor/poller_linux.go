@@ -89,7 +89,7 @@ func (p *poller) wake() {
 // run calls ready with the descriptors that can be read, forever: it
 // parks in Go's network poller until the epoll set has something, then
 // takes events without blocking until it has none.
-func (p *poller) run(ready func(fd int), woken func()) {
+func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 	_ = p.raw.Read(func(uintptr) bool {
 		for {
 			n, err := unix.EpollWait(p.epfd, p.events, 0)
@@ -106,7 +106,7 @@ func (p *poller) run(ready func(fd int), woken func()) {
 					woken()
 					continue
 				}
-				ready(int(ev.Fd))
+				ready(int(ev.Fd), ev.Events&unix.EPOLLERR != 0)
 			}
 			// Level-triggered descriptors still readable (a reset queued
 			// behind the bytes just read, say) don't wake the parked

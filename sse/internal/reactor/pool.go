@@ -49,14 +49,17 @@ func (p *Pool) get(ctx context.Context, addr string, fresh bool, x Exchange, hre
 			return c, k, nil
 		}
 	}
+	began := time.Now()
 	c, err := p.connect(ctx, addr)
 	if err != nil {
 		return nil, nil, err
 	}
+	setup := time.Since(began)
 	k := c.attach(x, hreq)
 	if k == nil {
 		return nil, nil, fmt.Errorf("connection to %s closed before use", addr)
 	}
+	k.setup = setup
 	return c, k, nil
 }
 
@@ -174,6 +177,9 @@ func (p *Pool) connect(ctx context.Context, addr string) (*Conn, error) {
 	}
 	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
 	c := &Conn{r: p.r, pool: p, fd: fd, addr: addr}
+	if sockstamp.EnableTX(fd) == nil { // without, a request's times start when it is handed over
+		c.txOn, c.txOOB = true, make([]byte, sockstamp.TXOOBSize)
+	}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)
 		return nil, err

@@ -100,13 +100,14 @@ func (r *reactor) interrupt(c *Conn, x Exchange) {
 	r.p.wake()
 }
 
-// ready handles a readable connection.
-func (r *reactor) ready(fd int) {
+// ready handles a readable connection, or one in an error condition
+// (failed).
+func (r *reactor) ready(fd int, failed bool) {
 	r.mu.Lock()
 	c := r.conns[fd]
 	r.mu.Unlock()
 	if c != nil {
-		c.readable(r.buf, r.oob)
+		c.readable(r.buf, r.oob, failed)
 	}
 }
 
