@@ -7,12 +7,21 @@
 // server's start drop out). With read-time stamps it holds how late the
 // busy runner read the socket; with kernel stamps it should not.
 //
+// t0_error is the send side: the probe's headers (from its t0 to the
+// kernel's receive time of the headers) minus the server's
+// kernel_headers_ms (its kernel's send time of the headers minus its
+// kernel's receive time of the request; plain http:// only). What is left
+// is how long before the request left the client the probe's t0 lies, plus
+// two loopback transits: a busy runner descheduled between t0 and its
+// write makes it large.
+//
 //   usefullatency run --insecure-skip-tls-verify -e SSE_URL=https://127.0.0.1:PORT bench/busy.js
 import usefulsse from 'k6/x/usefulsse';
 import { Trend } from 'k6/metrics';
 
 const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
 const errRel = new Trend('first_text_error_rel', true);
+const t0Err = new Trend('t0_error', true);
 
 export const options = {
   insecureSkipTLSVerify: true,
@@ -41,6 +50,9 @@ export function stream() {
   const s = res.state;
   if (res.timings.first_text !== null && res.timings.headers !== null && s.first_text_ms !== undefined && s.headers_ms !== undefined) {
     errRel.add(res.timings.first_text - res.timings.headers - (s.first_text_ms - s.headers_ms));
+  }
+  if (res.timings.headers !== null && s.kernel_headers_ms !== undefined) {
+    t0Err.add(res.timings.headers - s.kernel_headers_ms);
   }
 }
 

@@ -17,7 +17,7 @@
 //	2 × interval    {"delta": "Sure, ", "server_ms": …}            first visible text
 //	…               {"delta": "word ", "server_ms": …} with decision, reason and
 //	                next_step appearing in business_state along the way
-//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …, "headers_ms": …}, "done": true}
+//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …, "headers_ms": …, "kernel_headers_ms": …}, "done": true}
 //
 // server_ms is float milliseconds since the request arrived, on the
 // monotonic clock, read just before the event is written (one write
@@ -28,6 +28,16 @@
 // when the headers and the heartbeat were flushed: the probe's (first_text
 // − headers) minus (first_text_ms − headers_ms) leaves the request's way
 // in, and the server's delay in starting the handler, out of the error.
+//
+// kernel_headers_ms (plain HTTP on Linux only; absent when the kernel gave
+// no stamp) is the kernel's send time of the write that flushed the
+// headers and the heartbeat minus the kernel's receive time of the read
+// that completed the request head (SO_TIMESTAMPING transmit stamp and
+// SO_TIMESTAMPNS receive stamp, stampconn.go): the server's whole turn,
+// its scheduling delays included. The probe's headers (from its t0 to the
+// kernel receive time of the headers) minus kernel_headers_ms is then how
+// long before the request left the client the probe's t0 lies, plus two
+// loopback transits: the send-side error of t0 (bench/busy.js, t0_error).
 //
 // Efficiency: the streams' events are sent by scheduler goroutines (one by
 // default), each sleeping on one timer until its earliest due event
@@ -94,6 +104,9 @@ func main() {
 		}
 		scheme, ln = "https", tls.NewListener(ln, srv.TLSConfig)
 	}
+	if *tlsMode == "" {
+		ln, srv.ConnContext = listenStamped(ln), connContext
+	}
 	fmt.Printf("%s://%s\n", scheme, ln.Addr())
 	_ = os.Stdout.Sync()
 
@@ -122,6 +135,7 @@ type server struct {
 
 	streams, completed, aborted atomic.Int64
 	sent                        atomic.Int64
+	kernelStamped               atomic.Int64 // streams with kernel_headers_ms
 	late1ms, late10ms           atomic.Int64 // events written later than due by > 1 ms, > 10 ms
 	maxLateUS                   atomic.Int64
 }
@@ -140,8 +154,8 @@ func newServer(events int, interval time.Duration, shards int) *server {
 // keep its schedule (then it, not the probe, may be the bottleneck; the
 // probe's error is still measured against the real send times).
 func (s *server) report(w io.Writer) {
-	fmt.Fprintf(w, "sseserver: streams %d (completed %d, aborted %d), events %d, late >1ms %d, >10ms %d, max late %.3f ms\n",
-		s.streams.Load(), s.completed.Load(), s.aborted.Load(), s.sent.Load(),
+	fmt.Fprintf(w, "sseserver: streams %d (completed %d, aborted %d, kernel-stamped %d), events %d, late >1ms %d, >10ms %d, max late %.3f ms\n",
+		s.streams.Load(), s.completed.Load(), s.aborted.Load(), s.kernelStamped.Load(), s.sent.Load(),
 		s.late1ms.Load(), s.late10ms.Load(), float64(s.maxLateUS.Load())/1000)
 }
 
@@ -158,6 +172,7 @@ type stream struct {
 	i         int           // next event, 1-based
 	firstText float64       // server_ms of the first visible text
 	headers   float64       // server_ms of the flush of the headers and heartbeat
+	kernel    float64       // kernel_headers_ms; negative when unknown
 	buf       []byte
 }
 
@@ -169,6 +184,11 @@ func (st *stream) dueAt() time.Duration { return st.start + st.due }
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	s.streams.Add(1)
+	sc := requestConn(r.Context())
+	var rx int64
+	if sc != nil {
+		rx = sc.requestRX() // the read that completed the request head
+	}
 	fl, ok := w.(interface{ FlushError() error })
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
@@ -177,11 +197,23 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The request body is tiny; read it so the connection stays reusable.
 	_, _ = io.Copy(io.Discard, r.Body)
 
+	stampTX := rx != 0 && sc.beginTX()
 	h := w.Header()
 	h["Content-Type"] = []string{"text/event-stream"}
 	h["Cache-Control"] = []string{"no-cache"}
 	w.WriteHeader(http.StatusOK)
-	if _, err := io.WriteString(w, ": ping\n\n"); err != nil || fl.FlushError() != nil {
+	_, err := io.WriteString(w, ": ping\n\n")
+	if err == nil {
+		err = fl.FlushError()
+	}
+	kernel := -1.0
+	if stampTX {
+		if tx := sc.endTX(); tx != 0 && err == nil {
+			kernel = float64(tx-rx) / float64(time.Millisecond)
+			s.kernelStamped.Add(1)
+		}
+	}
+	if err != nil {
 		s.aborted.Add(1)
 		return
 	}
@@ -189,7 +221,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	bp := bufPool.Get().(*[]byte)
 	st := &stream{
 		w: w, fl: fl, gone: r.Context().Done(), done: make(chan struct{}),
-		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp, headers: headers,
+		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp, headers: headers, kernel: kernel,
 	}
 	s.shards[s.next.Add(1)%uint64(len(s.shards))].add(st)
 	<-st.done // the shard no longer touches w
@@ -239,6 +271,10 @@ func (s *server) send(st *stream) bool {
 		b = strconv.AppendFloat(b, st.firstText, 'f', 3, 64)
 		b = append(b, `, "headers_ms": `...)
 		b = strconv.AppendFloat(b, st.headers, 'f', 3, 64)
+		if st.kernel >= 0 {
+			b = append(b, `, "kernel_headers_ms": `...)
+			b = strconv.AppendFloat(b, st.kernel, 'f', 3, 64)
+		}
 		b = append(b, `}, "done": true`...)
 	case i == s.events*2/5:
 		b = append(b, `, "business_state": {"decision": "refund"}`...)

@@ -3,16 +3,17 @@
 package sockstamp
 
 import (
-	"errors"
 	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// OOBSize is the room a read needs for its receive timestamp's control
-// message.
-const OOBSize = 64
+// OOBSize is the room a read needs for its control messages: the receive
+// timestamp's SCM_TIMESTAMPNS (32 bytes) and, on a socket with EnableTX's
+// transmit stamps, the SCM_TIMESTAMPING (64 bytes) that SO_TIMESTAMPING's
+// SOFTWARE reporting flag adds to every read.
+const OOBSize = 128
 
 // Enable asks the kernel to stamp every read of fd with the time the bytes
 // were received (SO_TIMESTAMPNS).
@@ -25,39 +26,31 @@ func Enable(fd int) error {
 // bytes in Unix nanoseconds, 0 if it gave none; wouldBlock reports EAGAIN.
 func Read(fd int, b, oob []byte) (n int, rx int64, wouldBlock bool, err error) {
 	for {
-		var oobn int
-		n, oobn, _, _, err = unix.Recvmsg(fd, b, oob, 0)
-		switch {
-		case err == nil:
+		n, oobn, _, errno := recvmsg(fd, b, oob, 0)
+		switch errno {
+		case 0:
 			return n, receiveTime(oob[:oobn]), false, nil
-		case errors.Is(err, unix.EINTR):
+		case unix.EINTR:
 			continue
-		case errors.Is(err, unix.EAGAIN):
+		case unix.EAGAIN:
 			return 0, 0, true, nil
 		}
-		return 0, 0, false, os.NewSyscallError("read", err)
+		return 0, 0, false, os.NewSyscallError("read", errno)
 	}
 }
 
 // receiveTime finds SCM_TIMESTAMPNS in control messages, without
 // allocating; 0 if absent.
 func receiveTime(oob []byte) int64 {
-	const hdr = unix.SizeofCmsghdr
-	for len(oob) >= hdr {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[0]))
-		l := int(h.Len)
-		if l < hdr || l > len(oob) {
+	for len(oob) >= unix.SizeofCmsghdr {
+		h, data, rest, valid := nextCmsg(oob)
+		if !valid {
 			return 0
 		}
-		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && l >= hdr+int(unsafe.Sizeof(unix.Timespec{})) {
-			ts := (*unix.Timespec)(unsafe.Pointer(&oob[hdr]))
-			return ts.Nano()
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && len(data) >= int(unsafe.Sizeof(unix.Timespec{})) {
+			return (*unix.Timespec)(unsafe.Pointer(&data[0])).Nano()
 		}
-		l = (l + 7) &^ 7
-		if l >= len(oob) {
-			return 0
-		}
-		oob = oob[l:]
+		oob = rest
 	}
 	return 0
 }

@@ -1,0 +1,54 @@
+//go:build linux
+
+package main
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// kernelHeadersRE finds kernel_headers_ms in a stream's last event.
+var kernelHeadersRE = regexp.MustCompile(`"kernel_headers_ms": ([0-9.]+)`)
+
+// TestKernelHeadersWithinRoundTrip runs the server on a stamping listener
+// and checks, for two streams on one kept-alive connection, that
+// kernel_headers_ms is reported and lies within the client's own time
+// from sending the request to having the response headers: the kernel
+// received the request after the client sent it and sent the headers
+// before the client had them.
+func TestKernelHeadersWithinRoundTrip(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: newServer(5, 2*time.Millisecond, 1), ConnContext: connContext}
+	go func() { _ = srv.Serve(listenStamped(ln)) }()
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	for i := range 2 {
+		before := time.Now()
+		resp, err := client.Get("http://" + ln.Addr().String() + "/chat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip := float64(time.Since(before)) / float64(time.Millisecond)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := kernelHeadersRE.FindSubmatch(body)
+		if m == nil {
+			t.Fatalf("stream %d: no kernel_headers_ms in %s", i, body)
+		}
+		kernel, _ := strconv.ParseFloat(string(m[1]), 64)
+		if kernel <= 0 || kernel > roundTrip {
+			t.Errorf("stream %d: kernel_headers_ms %.3f outside (0, %.3f], the client's request-to-headers time", i, kernel, roundTrip)
+		}
+	}
+}
