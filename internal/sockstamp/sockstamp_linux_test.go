@@ -37,22 +37,31 @@ func TestReadCarriesKernelStamp(t *testing.T) {
 	if err := raw.Control(func(fd uintptr) { serr = Enable(int(fd)) }); err != nil || serr != nil {
 		t.Fatalf("Enable: %v %v", err, serr)
 	}
-	before := time.Now().UnixNano()
-	if _, err := server.Write([]byte("event")); err != nil {
-		t.Fatal(err)
-	}
+	// The kernel turns receive stamping on for the whole machine when the
+	// first socket asks, asynchronously: a read just after Enable may come
+	// without a stamp. Bytes are sent again until one is stamped.
 	buf, oob := make([]byte, 64), make([]byte, OOBSize)
 	var n int
-	var rx int64
-	var rerr error
-	// The read waits in Go's poller; the descriptor is non-blocking, so
-	// Read reports would-block until the bytes are there.
-	if err := raw.Read(func(fd uintptr) bool {
-		var wouldBlock bool
-		n, rx, wouldBlock, rerr = Read(int(fd), buf, oob)
-		return !wouldBlock
-	}); err != nil || rerr != nil {
-		t.Fatalf("Read: %v %v", err, rerr)
+	var rx, before int64
+	deadline := time.Now().Add(10 * time.Second)
+	for rx == 0 {
+		before = time.Now().UnixNano()
+		if _, err := server.Write([]byte("event")); err != nil {
+			t.Fatal(err)
+		}
+		var rerr error
+		// The read waits in Go's poller; the descriptor is non-blocking, so
+		// Read reports would-block until the bytes are there.
+		if err := raw.Read(func(fd uintptr) bool {
+			var wouldBlock bool
+			n, rx, wouldBlock, rerr = Read(int(fd), buf, oob)
+			return !wouldBlock
+		}); err != nil || rerr != nil {
+			t.Fatalf("Read: %v %v", err, rerr)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no read carried a kernel stamp for 10 s")
+		}
 	}
 	after := time.Now().UnixNano()
 	if string(buf[:n]) != "event" {
