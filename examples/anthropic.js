@@ -16,7 +16,9 @@ export const options = {
     },
   },
   thresholds: {
-    'usefulsse_useful{bucket:single_tool}': ['p(95)<5000'],
+    // single_tool's useful answer: p99 about 4.6 s on the simulated
+    // assistant (mock/config.go), with room for a short run's few samples.
+    'usefulsse_useful{bucket:single_tool}': ['p(95)<6000'],
     usefulsse_failed: ['rate==0'],
     checks: ['rate==1'],
   },

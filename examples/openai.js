@@ -16,9 +16,12 @@ export const options = {
       preAllocatedVUs: 10, maxVUs: 30, tags: { bucket: 'single_tool' },
     },
   },
+  // The simulated assistant's single_tool answers through this endpoint:
+  // first_text p99 about 3.7 s, useful p99 about 4.6 s (mock/config.go);
+  // the gates leave room for a short run's few samples on a busy machine.
   thresholds: {
-    'usefulsse_first_text{bucket:single_tool}': ['p(95)<4000'],
-    'usefulsse_useful{bucket:single_tool}': ['p(95)<5000'],
+    'usefulsse_first_text{bucket:single_tool}': ['p(95)<5000'],
+    'usefulsse_useful{bucket:single_tool}': ['p(95)<6000'],
     usefulsse_failed: ['rate==0'],
     checks: ['rate==1'],
   },
