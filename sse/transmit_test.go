@@ -21,14 +21,13 @@ func TestTransmittedMovesTheStart(t *testing.T) {
 	const ms = time.Millisecond
 	x := newExchange(NewClient(ClientOptions{}), &Request{URL: "http://127.0.0.1:1/", ScheduledAt: time.Now().Add(-2 * ms)})
 	x.markSent()
-	lag := x.tl.scheduleLag.at
 	x.Transmitted(x.sent.Add(-ms), 0) // before the handover: a clock's quirk, ignored
 	if x.start() != x.sent {
 		t.Fatalf("a stamp before the handover moved the start by %v", x.start().Sub(x.sent))
 	}
 	x = newExchange(NewClient(ClientOptions{}), &Request{URL: "http://127.0.0.1:1/", ScheduledAt: time.Now().Add(-2 * ms)})
 	x.markSent()
-	lag = x.tl.scheduleLag.at
+	lag := x.tl.scheduleLag.at
 	x.Transmitted(x.sent.Add(35*ms), 5*ms)
 	x.Transmitted(x.sent.Add(90*ms), 0) // a retry's or a redirect's: the first counts
 	x.now = func() time.Time { return x.sent.Add(100 * ms) }

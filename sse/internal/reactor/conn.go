@@ -63,10 +63,14 @@ type Conn struct {
 
 	// Transmit stamps (Linux): on when the kernel stamps the connection's
 	// writes; written counts the bytes written since, which numbers the
-	// stamps (their key is the offset of a write's last byte).
-	txOn    bool
-	written uint32
-	txOOB   []byte
+	// stamps (their key is the offset of a write's last byte). txWaiting:
+	// the exchange waits for the stamp of its request, whose first byte
+	// is txFirst; under mu.
+	txOn      bool
+	txWaiting bool
+	txFirst   uint32
+	written   uint32
+	txOOB     []byte
 }
 
 // call is one exchange's time on a connection, and its signals to the
@@ -188,7 +192,11 @@ func (c *Conn) attach(x Exchange, hreq *http.Request) *call {
 // send writes the request. On failure an exchange that never started is
 // abandoned and the connection closed; written says how much went out.
 func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) {
-	first := c.written // c.written changes only here, on the sender's goroutine
+	c.mu.Lock()
+	// The request's transmit stamp may be queued before the write returns,
+	// and the reactor may take it first: it knows what to wait for.
+	c.txFirst, c.txWaiting = c.written, c.txOn
+	c.mu.Unlock()
 	written, err = writeFD(c.fd, msg, int(timeout/time.Millisecond)+1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -208,41 +216,34 @@ func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) 
 		c.release()
 	default:
 		if c.state == Sending { // the parser has not run: no time was taken yet
-			c.transmitted(first)
+			c.takeTransmits()
 		}
 		c.to(Reading)
 	}
 	return written, nil // a response is arriving: the exchange goes on
 }
 
-// transmitted reads the connection's transmit stamps and reports the
-// first one of the request whose first byte was the connection's byte
-// first to the exchange; older stamps (of an earlier request) are
-// dropped. c.mu is held.
-func (c *Conn) transmitted(first uint32) {
+// takeTransmits empties the connection's error queue of transmit stamps
+// (epoll reports a non-empty queue at every wait until it is read). While
+// the exchange waits for the stamp of its request — the first whose key
+// is at or after its first byte; older ones belong to an earlier request —
+// it reports it. The sender looks right after its write; a stamp the
+// kernel queues later (a write held back behind the connection's earlier
+// packets) is taken when epoll reports it, unless the response has begun
+// by then. c.mu is held.
+func (c *Conn) takeTransmits() {
 	if !c.txOn {
 		return
 	}
-	now, told := time.Now(), false
+	now := time.Now()
 	for {
 		key, at, ok, err := sockstamp.ReadTX(c.fd, c.txOOB)
 		if err != nil || !ok {
 			return
 		}
-		if !told && int32(key-first) >= 0 {
-			told = true
+		if c.txWaiting && int32(key-c.txFirst) >= 0 {
+			c.txWaiting = false
 			c.call.x.Transmitted(sockstamp.At(now, at), c.call.setup)
-		}
-	}
-}
-
-// dropTransmits empties the error queue of transmit stamps that came too
-// late for their request (epoll reports a non-empty queue until it is
-// read). c.mu is held.
-func (c *Conn) dropTransmits() {
-	for c.txOn {
-		if _, _, ok, err := sockstamp.ReadTX(c.fd, c.txOOB); err != nil || !ok {
-			return
 		}
 	}
 }
@@ -257,7 +258,7 @@ func (c *Conn) readable(buf, oob []byte, failed bool) {
 		return // paused: an event of the batch that took it out of the set
 	}
 	if failed {
-		c.dropTransmits()
+		c.takeTransmits()
 	}
 	n, rx, wouldBlock, err := sockstamp.Read(c.fd, buf, oob)
 	if wouldBlock {
@@ -269,6 +270,7 @@ func (c *Conn) readable(buf, oob []byte, failed bool) {
 		c.closeLocked()
 		return
 	}
+	c.txWaiting = false // the response began: its times are being taken
 	// Reads stamped from one kernel timestamp convert to the monotonic
 	// clock a few ns apart: stamps never go back.
 	now := time.Now()
@@ -368,6 +370,7 @@ func (c *Conn) releaseNow() {
 // detach forgets the exchange.
 func (c *Conn) detach() {
 	c.call, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
+	c.txWaiting = false
 	if c.br != nil {
 		c.br.Reset(nil)
 		readers.Put(c.br)
