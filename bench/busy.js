@@ -13,7 +13,11 @@
 // kernel's receive time of the request; plain http:// only). What is left
 // is how long before the request left the client the probe's t0 lies, plus
 // two loopback transits: a busy runner descheduled between t0 and its
-// write makes it large.
+// write makes it large. A runner that reads late can also find the
+// headers and the first event in one read, which stamps the headers with
+// the event's later arrival: t0_error_own_read keeps only the streams
+// whose headers came in a read of their own (headers before first_event),
+// the send side alone.
 //
 //   usefullatency run --insecure-skip-tls-verify -e SSE_URL=https://127.0.0.1:PORT bench/busy.js
 import usefulsse from 'k6/x/usefulsse';
@@ -22,6 +26,7 @@ import { Trend } from 'k6/metrics';
 const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
 const errRel = new Trend('first_text_error_rel', true);
 const t0Err = new Trend('t0_error', true);
+const t0ErrOwn = new Trend('t0_error_own_read', true);
 
 export const options = {
   insecureSkipTLSVerify: true,
@@ -53,6 +58,9 @@ export function stream() {
   }
   if (res.timings.headers !== null && s.kernel_headers_ms !== undefined) {
     t0Err.add(res.timings.headers - s.kernel_headers_ms);
+    if (res.timings.first_event !== null && res.timings.headers < res.timings.first_event) {
+      t0ErrOwn.add(res.timings.headers - s.kernel_headers_ms);
+    }
   }
 }
 

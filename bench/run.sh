@@ -303,9 +303,9 @@ for bin in "$BIN" ${BASE_BIN:-}; do
       "$bin" run -q --no-summary --summary-export "$TMP/busy.json" -e SSE_URL="$(head -1 "$TMP/sse.url")" \
         -e DURATION="${STAMP_DURATION:-20s}" -e BUSY="${BUSY:-6}" -e ONEVENT="${ONEVENT:-}" "$DIR/busy.js" >"$TMP/run.log" 2>&1 || true
       kill "$SPID" 2>/dev/null || true; wait "$SPID" 2>/dev/null || true; SPID=
-      python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; e=m["first_text_error_rel"]; l=m.get("usefulsse_read_lag",{}); c=m.get("usefulsse_client_cpu",{}); t=m.get("t0_error",{}); print(e["p(95)"], e["p(99)"], e["max"], e["count"], l.get("p(99)", "-"), c.get("max", c.get("value","-")), *[t.get(k, "-") for k in ("med", "p(95)", "p(99)", "max")])' "$TMP/busy.json" >>"$TMP/stamps.txt" || echo "   run failed: $(tail -3 "$TMP/run.log")"
+      python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; e=m["first_text_error_rel"]; l=m.get("usefulsse_read_lag",{}); c=m.get("usefulsse_client_cpu",{}); t=m.get("t0_error_own_read",{}); print(e["p(95)"], e["p(99)"], e["max"], e["count"], l.get("p(99)", "-"), c.get("max", c.get("value","-")), *[t.get(k, "-") for k in ("med", "p(95)", "p(99)", "max")])' "$TMP/busy.json" >>"$TMP/stamps.txt" || echo "   run failed: $(tail -3 "$TMP/run.log")"
     done
-    echo "$(basename "$bin") $mode: runs (p95 p99 max n read_lag_p99 cpu_max t0_error_p50 _p95 _p99 _max):"; sed 's/^/   /' "$TMP/stamps.txt"
+    echo "$(basename "$bin") $mode: runs (p95 p99 max n read_lag_p99 cpu_max t0_error_own_read_p50 _p95 _p99 _max):"; sed 's/^/   /' "$TMP/stamps.txt"
     for col in 1 2 3; do printf "   median %s: %s ms\n" "$(echo p95 p99 max | cut -d' ' -f$col)" "$(cut -d' ' -f$col "$TMP/stamps.txt" | median)"; done
   done
 done

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
 
@@ -72,6 +73,7 @@ type Client struct {
 
 // NewClient returns a client configured by opts.
 func NewClient(opts ClientOptions) *Client {
+	sockstamp.KeepOn() // the first stream's first bytes are stamped too
 	c := &Client{userAgent: opts.UserAgent}
 	if c.userAgent == "" && !opts.NoUserAgent {
 		c.userAgent = "usefullatency"

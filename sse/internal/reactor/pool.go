@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"syscall"
 	"time"
@@ -49,12 +50,10 @@ func (p *Pool) get(ctx context.Context, addr string, fresh bool, x Exchange, hre
 			return c, k, nil
 		}
 	}
-	began := time.Now()
-	c, err := p.connect(ctx, addr)
+	c, setup, err := p.connect(ctx, addr)
 	if err != nil {
 		return nil, nil, err
 	}
-	setup := time.Since(began)
 	k := c.attach(x, hreq)
 	if k == nil {
 		return nil, nil, fmt.Errorf("connection to %s closed before use", addr)
@@ -165,26 +164,75 @@ func closeUnused(cs []*Conn) {
 }
 
 // connect dials addr with the client's dialer (DNS, timeouts, errors as
-// net/http reports them) and hands the socket to the reactor.
-func (p *Pool) connect(ctx context.Context, addr string) (*Conn, error) {
-	nc, err := p.dial(ctx, "tcp", addr)
+// net/http reports them) and hands the socket to the reactor. setup is
+// how long connecting took: the dial's duration, less the time the runner
+// took to notice that the handshake had completed (the program's view of
+// the TCP connect minus the kernel's measure of its round trip), so a
+// busy runner does not lengthen it.
+func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Duration, err error) {
+	var ct connectTimes
+	began := time.Now()
+	nc, err := p.dial(httptrace.WithClientTrace(ctx, ct.trace()), "tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	setup = time.Since(began)
 	fd, err := takeFD(nc)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if rtt, ok := sockstamp.HandshakeRTT(fd); ok {
+		if late := ct.took() - rtt; late > 0 && late < setup {
+			setup -= late
+		}
 	}
 	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
-	c := &Conn{r: p.r, pool: p, fd: fd, addr: addr}
+	c = &Conn{r: p.r, pool: p, fd: fd, addr: addr}
 	if sockstamp.EnableTX(fd) == nil { // without, a request's times start when it is handed over
 		c.txOn, c.txOOB = true, make([]byte, sockstamp.TXOOBSize)
 	}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)
-		return nil, err
+		return nil, 0, err
 	}
-	return c, nil
+	return c, setup, nil
+}
+
+// connectTimes is what the program saw of a dial's TCP connect: when the
+// last attempt started and when one succeeded (a dual-stack dial races
+// attempts on several goroutines).
+type connectTimes struct {
+	mu          sync.Mutex
+	start, done time.Time
+}
+
+// trace returns the hooks package net calls around each connect.
+func (ct *connectTimes) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		ConnectStart: func(string, string) {
+			ct.mu.Lock()
+			ct.start = time.Now()
+			ct.mu.Unlock()
+		},
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				ct.mu.Lock()
+				ct.done = time.Now()
+				ct.mu.Unlock()
+			}
+		},
+	}
+}
+
+// took returns how long the successful connect took as the program saw
+// it; 0 when the dialer reported none.
+func (ct *connectTimes) took() time.Duration {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if ct.start.IsZero() || ct.done.Before(ct.start) {
+		return 0
+	}
+	return ct.done.Sub(ct.start)
 }
 
 // takeFD moves a dialed connection's socket out of Go's network poller: it
