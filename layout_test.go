@@ -15,12 +15,13 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // lower rank. A new package gets its line here, and the README's Layout
 // section a line too.
 var layers = map[string]int{
-	"internal/sockstamp":   -3, // socket reads with the kernel's receive (and transmit) stamps
-	"internal/httpsafe":    -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
-	"internal/netstack":    -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
-	"internal/wsconn":      -1, // the WebSocket client connection of k6/websockets and k6/ws
-	"sse/internal/reactor": -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
-	"metrics":              0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
+	"internal/sockstamp":     -3, // socket reads with the kernel's receive (and transmit) stamps
+	"internal/httpsafe":      -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
+	"internal/netstack":      -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
+	"internal/wsconn":        -1, // the WebSocket client connection of k6/websockets and k6/ws
+	"internal/wsconn/wstest": 0,  // the loopback WebSocket echo server of the tests
+	"sse/internal/reactor":   -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
+	"metrics":                0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"executor":   2,

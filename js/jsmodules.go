@@ -12,6 +12,7 @@ import (
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
 	k6websockets "github.com/usefullatency/usefullatency/js/modules/websockets"
+	k6ws "github.com/usefullatency/usefullatency/js/modules/ws"
 )
 
 // builtin are the k6 modules every script can import. Extensions
@@ -32,6 +33,7 @@ var builtin = []struct {
 	{webcrypto.Name, webcrypto.New},
 	{k6websockets.Name, k6websockets.New},
 	{k6websockets.ExperimentalName, k6websockets.New},
+	{k6ws.Name, k6ws.New},
 }
 
 func init() {

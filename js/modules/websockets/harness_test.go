@@ -3,17 +3,12 @@ package k6websockets_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/gorilla/websocket"
+	"github.com/usefullatency/usefullatency/internal/wsconn/wstest"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -28,62 +23,6 @@ function eq(got, want, what) {
   }
 }
 `
-
-// echoServer is a loopback WebSocket server whose handler reads commands:
-// a text message "close:CODE:REASON" makes it close with that code,
-// "ping" makes it ping, "big:N" sends a binary message of N bytes,
-// "headers" sends the upgrade request's headers as JSON; any other
-// message is echoed with its type. It offers the subprotocol "chat".
-// /reject answers 403. upgraded, when not nil, is called at each upgrade.
-func echoServer(t *testing.T, upgraded func()) string {
-	t.Helper()
-	up := websocket.Upgrader{Subprotocols: []string{"chat"}, EnableCompression: true}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/reject", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "go away", http.StatusForbidden)
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		c, err := up.Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		if upgraded != nil {
-			upgraded()
-		}
-		for {
-			kind, data, err := c.ReadMessage()
-			if err != nil {
-				return
-			}
-			if err := command(c, r, kind, string(data)); err != nil {
-				return
-			}
-		}
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
-}
-
-// command answers one message of the echo server.
-func command(c *websocket.Conn, r *http.Request, kind int, msg string) error {
-	switch {
-	case kind == websocket.TextMessage && strings.HasPrefix(msg, "close:"):
-		parts := strings.SplitN(msg, ":", 3)
-		code, _ := strconv.Atoi(parts[1])
-		return c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, parts[2]))
-	case kind == websocket.TextMessage && msg == "ping":
-		return c.WriteMessage(websocket.PingMessage, []byte("srv"))
-	case kind == websocket.TextMessage && strings.HasPrefix(msg, "big:"):
-		n, _ := strconv.Atoi(strings.TrimPrefix(msg, "big:"))
-		return c.WriteMessage(websocket.BinaryMessage, make([]byte, n))
-	case kind == websocket.TextMessage && msg == "headers":
-		b, _ := json.Marshal(r.Header)
-		return c.WriteMessage(websocket.TextMessage, b)
-	}
-	return c.WriteMessage(kind, []byte(msg))
-}
 
 // result is what one iteration of a test script did.
 type result struct {
@@ -100,9 +39,21 @@ func run(t *testing.T, src string) result {
 	return runCtx(context.Background(), t, src, nil)
 }
 
+// runWith is run with the run's consolidated options.
+func runWith(t *testing.T, src string, options map[string]any) result {
+	t.Helper()
+	return runOpts(context.Background(), t, src, nil, func(r *modules.Run) { r.Options = options })
+}
+
 // runCtx is run with the iteration's context and a hook of the server's
 // upgrades.
 func runCtx(ctx context.Context, t *testing.T, src string, upgraded func()) result {
+	t.Helper()
+	return runOpts(ctx, t, src, upgraded, nil)
+}
+
+// runOpts is runCtx with a change to the run, when not nil.
+func runOpts(ctx context.Context, t *testing.T, src string, upgraded func(), change func(*modules.Run)) result {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.js")
 	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
@@ -116,7 +67,10 @@ func runCtx(ctx context.Context, t *testing.T, src string, upgraded func()) resu
 	log := &bytes.Buffer{}
 	r := &modules.Run{
 		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{"WS": echoServer(t, upgraded)}, Log: log,
+		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{"WS": wstest.Server(t, upgraded)}, Log: log,
+	}
+	if change != nil {
+		change(r)
 	}
 	var (
 		mu  sync.Mutex

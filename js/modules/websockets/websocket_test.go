@@ -2,9 +2,13 @@ package k6websockets_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/wsconn/wstest"
+	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 func TestEventsArriveInOrderAndTheIterationWaitsForClose(t *testing.T) {
@@ -224,4 +228,43 @@ export default function () {
   ws.onopen = () => { eq(ws.extensions.includes('permessage-deflate'), true, 'extensions'); ws.send('x'.repeat(1000)); };
   ws.onmessage = (e) => { eq(e.data.length, 1000, 'echo'); ws.close(); };
 }`)
+}
+
+func TestTheRunsNetworkOptionsApply(t *testing.T) {
+	r := runWith(t, `
+export default function () {
+  const port = __ENV.WS.split(':')[2];
+  const routed = new WebSocket('ws://echo.test:' + port + '/');
+  routed.onopen = () => routed.send('headers');
+  routed.onmessage = (e) => {
+    eq(JSON.parse(e.data)['User-Agent'], ['tester/1'], 'userAgent option');
+    routed.close();
+  };
+  const blocked = new WebSocket('ws://blocked.test:' + port + '/');
+  blocked.onerror = (e) => console.log('blocked: ' + e.error);
+}`, map[string]any{"hosts": map[string]any{"echo.test": "127.0.0.1"}, "blockHostnames": []any{"blocked.test"}, "userAgent": "tester/1"})
+	if r.err != nil || !strings.Contains(r.log, "blocked: ") || !strings.Contains(r.log, "hostname is blocked") {
+		t.Fatalf("err %v, log %q", r.err, r.log)
+	}
+}
+
+func TestSecureSocketsUseTheRunsTLSOptions(t *testing.T) {
+	srv := httptest.NewTLSServer(wstest.Handler(nil))
+	defer srv.Close()
+	wss := "wss" + strings.TrimPrefix(srv.URL, "https")
+	src := `
+export default function () {
+  const ws = new WebSocket('` + wss + `');
+  ws.onopen = () => ws.send('over TLS');
+  ws.onmessage = (e) => { console.log('echo: ' + e.data); ws.close(); };
+  ws.onerror = (e) => console.log('error: ' + e.error);
+}`
+	unverified := runOpts(context.Background(), t, src, nil, nil)
+	if !strings.Contains(unverified.log, "error: ") || !strings.Contains(unverified.log, "certificate") {
+		t.Fatalf("an unknown certificate was accepted: %q", unverified.log)
+	}
+	skipped := runOpts(context.Background(), t, src, nil, func(r *modules.Run) { r.InsecureSkipTLSVerify = true })
+	if !strings.Contains(skipped.log, "echo: over TLS") {
+		t.Fatalf("insecureSkipTLSVerify: %v %q", skipped.err, skipped.log)
+	}
 }
