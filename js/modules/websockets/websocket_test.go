@@ -268,3 +268,26 @@ export default function () {
 		t.Fatalf("insecureSkipTLSVerify: %v %q", skipped.err, skipped.log)
 	}
 }
+
+func TestCloseBeforeOpenAndRemovedListeners(t *testing.T) {
+	r := mustRun(t, `
+export default function () {
+  const early = new WebSocket(__ENV.WS);
+  early.onopen = () => { throw new Error('no open after close()'); };
+  early.close(4004);
+  early.onclose = (e) => console.log('early close ' + e.code + ' ' + early.readyState);
+
+  const ws = new WebSocket(__ENV.WS);
+  const seen = [];
+  const drop = () => seen.push('removed listener ran');
+  ws.addEventListener('message', drop);
+  ws.addEventListener('message', (e) => { seen.push(e.data); ws.close(); });
+  ws.removeEventListener('message', drop);
+  ws.onopen = () => ws.send('kept');
+  eq(typeof ws.onopen, 'function', 'onopen getter');
+  ws.onclose = () => eq(seen, ['kept'], 'listeners');
+}`)
+	if !strings.Contains(r.log, "early close 4004 3") {
+		t.Fatalf("log %q", r.log)
+	}
+}
