@@ -37,8 +37,10 @@ type Conn struct {
 	// pings are the send times of pings awaiting their pong, by payload.
 	pings  map[string]time.Time
 	pingID uint64
-	// done is closed when Run has returned.
-	done chan struct{}
+	// done is closed when Run has returned; cutDone when the connection
+	// was cut (cutOnce guards it). The writer stops at either.
+	done, cutDone chan struct{}
+	cutOnce       sync.Once
 }
 
 // frame is one queued write.
@@ -51,6 +53,7 @@ type frame struct {
 func (c *Conn) start() {
 	c.wake = make(chan struct{}, 1)
 	c.done = make(chan struct{})
+	c.cutDone = make(chan struct{})
 	c.ws.SetReadLimit(c.cfg.MaxMessageSize)
 	go c.write()
 }
@@ -111,10 +114,11 @@ func (c *Conn) Close(code int, reason string) {
 }
 
 // Abort cuts the connection at once, without a closing handshake (the
-// iteration ended). Run then returns without delivering anything more.
+// iteration ended). Run then returns without delivering anything more;
+// a connection whose Run never started is released too.
 func (c *Conn) Abort() {
 	c.mu.Lock()
-	c.abortedFlag = true
+	c.abortedFlag, c.closing = true, true
 	c.mu.Unlock()
 	c.cut(nil)
 }
@@ -127,6 +131,7 @@ func (c *Conn) cut(reason error) {
 		c.cutReason = reason
 	}
 	c.mu.Unlock()
+	c.cutOnce.Do(func() { close(c.cutDone) })
 	_ = c.ws.NetConn().Close()
 }
 
@@ -161,6 +166,8 @@ func (c *Conn) write() {
 		select {
 		case <-c.wake:
 		case <-c.done:
+			return
+		case <-c.cutDone:
 			return
 		}
 		for {

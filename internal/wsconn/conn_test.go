@@ -161,3 +161,19 @@ func TestAbortDeliversNothingMore(t *testing.T) {
 		t.Fatalf("events after Abort: %+v", evs)
 	}
 }
+
+func TestAbortReleasesAConnectionThatNeverRan(t *testing.T) {
+	c, _, err := Dial(context.Background(), server(t)+"/silent", Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Abort()
+	select {
+	case <-c.cutDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Abort did not release the writer")
+	}
+	if c.Send(true, []byte("x")) || c.Ping() {
+		t.Fatal("a message was queued after Abort")
+	}
+}

@@ -140,6 +140,11 @@ func (s *Session) Record(ev wsconn.Event) {
 	}
 }
 
+// Cut records the end of a session that was cut without a close event
+// (its iteration ended, or a handler threw): ws_session_duration,
+// data_sent and data_received, as at a close.
+func (s *Session) Cut() { s.Record(wsconn.Event{Kind: wsconn.Close, At: time.Now()}) }
+
 // push sends samples with the session's tags and metadata; nothing
 // outside a run.
 func (s *Session) push(samples ...metrics.Sample) {

@@ -102,6 +102,7 @@ func (s *socket) start(t *Target) {
 		defer stop()
 		sess.Conn.Run(s.deliver)
 		if s.pending != nil { // cut: no Close was dispatched
+			sess.Cut()
 			s.pending(func() error { return nil })
 		}
 	}()

@@ -216,6 +216,9 @@ export default function () {
 		if strings.Contains(r.log, "close dispatched") {
 			t.Fatalf("an event was dispatched after the iteration ended: %q", r.log)
 		}
+		if n := len(r.of("ws_session_duration")); n != 1 {
+			t.Fatalf("the cut session has %d ws_session_duration samples, want 1", n)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the iteration did not end when its context did")
 	}

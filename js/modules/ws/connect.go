@@ -63,6 +63,7 @@ func (m *ws) connect(url string, args ...sobek.Value) (sobek.Value, error) {
 	s := newSocket(m.vu, sess)
 	if _, err := callback(sobek.Undefined(), s.value()); err != nil {
 		sess.Conn.Abort()
+		sess.Cut()
 		return nil, err
 	}
 	closeErr, err := s.run()

@@ -128,6 +128,9 @@ export default function () {
 		if r.err == nil || strings.Contains(r.log, "close dispatched") {
 			t.Fatalf("err %v, log %q", r.err, r.log)
 		}
+		if n := len(r.of("ws_session_duration")); n != 1 {
+			t.Fatalf("the cut session has %d ws_session_duration samples, want 1", n)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("connect did not return when the iteration's context ended")
 	}

@@ -124,10 +124,12 @@ func (s *socket) setTimer(fn sobek.Value, ms float64, repeat bool) error {
 }
 
 // run dispatches open, then the connection's events and the timers until
-// the connection ends. It returns the error of an abnormal close ("" for
+// the connection ends; a session cut before its close (the iteration
+// ended, a handler threw) is recorded as ended then. It returns the error of an abnormal close ("" for
 // a clean one), or the exception of a handler (the connection is then
 // cut).
 func (s *socket) run() (string, error) {
+	closed := false
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
@@ -147,6 +149,9 @@ func (s *socket) run() (string, error) {
 		}
 		s.sess.Conn.Abort()
 		<-readerDone
+		if !closed {
+			s.sess.Cut()
+		}
 	}()
 	if err := s.emit("open"); err != nil {
 		return "", err
@@ -156,6 +161,7 @@ func (s *socket) run() (string, error) {
 		case ev := <-s.events:
 			s.sess.Record(ev)
 			if ev.Kind == wsconn.Close {
+				closed = true
 				return s.closed(ev)
 			}
 			if err := s.event(ev); err != nil {
