@@ -294,3 +294,13 @@ export default function () {
 		t.Fatalf("log %q", r.log)
 	}
 }
+
+func TestTheExperimentalNameImportsTheSameAPI(t *testing.T) {
+	mustRun(t, `
+import { WebSocket as Old } from 'k6/experimental/websockets';
+export default function () {
+  const ws = new Old(__ENV.WS);
+  ws.onopen = () => ws.send('hi');
+  ws.onmessage = (e) => { eq(e.data, 'hi', 'echo'); ws.close(); };
+}`)
+}
