@@ -7,6 +7,8 @@ declare module 'k6/websockets' {
     headers?: Record<string, string>;
     /** Tags of the socket's ws_* samples. */
     tags?: Record<string, string | number | boolean>;
+    /** The jar of the handshake's cookies; null for none; by default the VU's. */
+    jar?: import('k6/http').CookieJar | null;
     /** 'deflate' offers permessage-deflate. */
     compression?: 'deflate' | '';
     /** This build's limit on a received message: bytes or a size like '16MiB' (default 64 MiB). */

@@ -3,6 +3,7 @@ declare module 'k6/ws' {
   export interface Params {
     headers?: Record<string, string>;
     tags?: Record<string, string | number | boolean>;
+    jar?: import('k6/http').CookieJar | null;
     compression?: 'deflate' | '';
     /** This build's limit on a received message: bytes or a size like '16MiB' (default 64 MiB). */
     maxMessageSize?: number | string;

@@ -50,6 +50,9 @@ type Config struct {
 	Header http.Header
 	// Protocols are offered in Sec-WebSocket-Protocol.
 	Protocols []string
+	// Jar, when not nil, gives the cookies of the upgrade request and
+	// keeps those its response sets.
+	Jar http.CookieJar
 	// Compression offers permessage-deflate.
 	Compression bool
 	// HandshakeTimeout defaults to DefaultHandshakeTimeout.
@@ -139,6 +142,7 @@ func (c *Conn) dialer(host string) *websocket.Dialer {
 		HandshakeTimeout:  c.cfg.HandshakeTimeout,
 		Subprotocols:      c.cfg.Protocols,
 		EnableCompression: c.cfg.Compression,
+		Jar:               c.cfg.Jar,
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 // makes it send a ping, "big:N" sends a binary message of N zero bytes,
 // "headers" sends the upgrade request's headers as JSON; any other
 // message is echoed with its type. It offers the subprotocol "chat" and
-// permessage-deflate. Every path upgrades but /reject, which answers 403.
+// permessage-deflate. Every path upgrades but /reject, which answers 403;
+// the upgrade of /cookie sets the cookie from_ws=1.
 // upgraded, when not nil, is called at each upgrade.
 func Handler(upgraded func()) http.Handler {
 	up := websocket.Upgrader{Subprotocols: []string{"chat"}, EnableCompression: true}
@@ -29,7 +30,11 @@ func Handler(upgraded func()) http.Handler {
 			http.Error(w, "go away", http.StatusForbidden)
 			return
 		}
-		c, err := up.Upgrade(w, r, nil)
+		var header http.Header
+		if strings.HasSuffix(r.URL.Path, "/cookie") {
+			header = http.Header{"Set-Cookie": {"from_ws=1; Path=/"}}
+		}
+		c, err := up.Upgrade(w, r, header)
 		if err != nil {
 			return
 		}

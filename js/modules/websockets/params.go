@@ -14,9 +14,13 @@ import (
 )
 
 // Params are the params of a WebSocket constructor or of ws.connect:
-// headers, tags, compression and this build's maxMessageSize.
+// headers, tags, jar, compression and this build's maxMessageSize.
 type Params struct {
 	Header http.Header
+	// Jar is the jar param's (null: none); JarSet says whether the
+	// params set one. Without, the handshake uses the VU's jar.
+	Jar    http.CookieJar
+	JarSet bool
 	// Tags are the params' own tags, added to the VU's.
 	Tags metrics.Tags
 	// Compression offers permessage-deflate ('deflate').
@@ -26,12 +30,13 @@ type Params struct {
 }
 
 // paramKeys are the params a script may set.
-var paramKeys = []string{"headers", "tags", "compression", "jar", "maxMessageSize"}
+var paramKeys = []string{"headers", "tags", "jar", "compression", "maxMessageSize"}
 
-// ParseParams reads a params object (undefined and null are none). module
-// names the module in errors. An unknown param, a jar (cookies are not
-// supported: set a Cookie header) or a bad value is an error naming it.
-func ParseParams(rt *sobek.Runtime, module string, v sobek.Value) (Params, error) {
+// ParseParams reads a params object (undefined and null are none) on
+// vu's goroutine. module names the module in errors. An unknown param or
+// a bad value is an error naming it.
+func ParseParams(vu modules.VU, module string, v sobek.Value) (Params, error) {
+	rt := vu.Runtime()
 	p := Params{Header: http.Header{}, Tags: metrics.Tags{}}
 	if isNullish(v) {
 		return p, nil
@@ -41,6 +46,12 @@ func ParseParams(rt *sobek.Runtime, module string, v sobek.Value) (Params, error
 	sort.Strings(keys)
 	for _, k := range keys {
 		val := obj.Get(k)
+		if k == "jar" {
+			if err := p.setJar(vu.State(), val); err != nil {
+				return p, fmt.Errorf("%s: params.jar: %w", module, err)
+			}
+			continue
+		}
 		if isNullish(val) {
 			continue
 		}
@@ -66,8 +77,6 @@ func (p *Params) apply(rt *sobek.Runtime, key string, v sobek.Value) error {
 		default:
 			return fmt.Errorf("unsupported compression %q: only 'deflate' is", c)
 		}
-	case "jar":
-		return errors.New("cookie jars are not supported: set a Cookie header in params.headers")
 	case "maxMessageSize":
 		n, err := sse.ParseByteSize(v.String())
 		if err != nil || n <= 0 {
@@ -78,6 +87,24 @@ func (p *Params) apply(rt *sobek.Runtime, key string, v sobek.Value) error {
 		return fmt.Errorf("unknown param: want one of %s", strings.Join(paramKeys, ", "))
 	}
 	return nil
+}
+
+// setJar reads the jar param: a CookieJar of k6/http, or null for none.
+func (p *Params) setJar(st *modules.State, v sobek.Value) error {
+	if v == nil || sobek.IsUndefined(v) {
+		return nil
+	}
+	p.JarSet = true
+	if sobek.IsNull(v) {
+		return nil
+	}
+	if st.CookieJarOf != nil {
+		if j, ok := st.CookieJarOf(v.Export()); ok {
+			p.Jar = j
+			return nil
+		}
+	}
+	return errors.New("want a CookieJar of k6/http (http.cookieJar() or new http.CookieJar()) or null")
 }
 
 // eachString calls set with every property of the object v, values read

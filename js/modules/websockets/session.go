@@ -50,7 +50,9 @@ type Target struct {
 }
 
 // Prepare checks rawURL (ws:// or wss://) and reads the VU's state and
-// network settings. It runs on the VU's goroutine.
+// network settings. The handshake sends the cookies of the params' jar,
+// or else of the VU's (k6/http's jar of the iteration), and stores the
+// cookies its response sets there. It runs on the VU's goroutine.
 func (d *Dialer) Prepare(rawURL string, protocols []string, p Params) (*Target, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
@@ -76,8 +78,12 @@ func (d *Dialer) Prepare(rawURL string, protocols []string, p Params) (*Target, 
 		tags[k] = v
 	}
 	tags["url"] = redact.URL(rawURL)
+	jar := p.Jar
+	if !p.JarSet && st.CookieJar != nil {
+		jar = st.CookieJar()
+	}
 	cfg := wsconn.Config{
-		Dial: d.network.Dialer.DialContext, TLS: d.network.TLS, Header: header, Protocols: protocols,
+		Dial: d.network.Dialer.DialContext, TLS: d.network.TLS, Header: header, Protocols: protocols, Jar: jar,
 		Compression: p.Compression, MaxMessageSize: p.MaxMessageSize,
 	}
 	return &Target{URL: rawURL, config: cfg, tags: tags, meta: st.Metadata, d: d}, nil

@@ -55,7 +55,7 @@ func (m *instance) newWebSocket(call sobek.ConstructorCall) *sobek.Object {
 	protocols, err := parseProtocols(rt, call.Argument(1))
 	if err == nil {
 		var p Params
-		p, err = ParseParams(rt, "k6/websockets", call.Argument(2))
+		p, err = ParseParams(m.vu, "k6/websockets", call.Argument(2))
 		if err == nil {
 			s := &socket{m: m, rt: rt, obj: call.This, url: url, binaryType: "blob", handlers: newListeners(), ctx: m.vu.Context()}
 			var t *Target

@@ -171,7 +171,7 @@ func TestBadArgumentsThrow(t *testing.T) {
 		{"send before open", "new WebSocket(__ENV.WS).send('x')", "InvalidStateError"},
 		{"not a ws URL", "new WebSocket('http://x/')", "SyntaxError"},
 		{"unknown param", "new WebSocket(__ENV.WS, null, { nosuch: 1 })", "params.nosuch"},
-		{"jar", "new WebSocket(__ENV.WS, null, { jar: {} })", "Cookie header"},
+		{"jar", "new WebSocket(__ENV.WS, null, { jar: {} })", "want a CookieJar of k6/http"},
 		{"compression", "new WebSocket(__ENV.WS, null, { compression: 'br' })", "only 'deflate'"},
 		{"reserved close code", "const ws = new WebSocket(__ENV.WS); ws.close(1005)", "InvalidAccessError"},
 		{"init context", "", "init context"},
@@ -228,6 +228,7 @@ func TestCompressionIsNegotiated(t *testing.T) {
 	mustRun(t, `
 export default function () {
   const ws = new WebSocket(__ENV.WS, null, { compression: 'deflate' });
+  ws.onerror = (e) => { throw new Error(e.error); };
   ws.onopen = () => { eq(ws.extensions.includes('permessage-deflate'), true, 'extensions'); ws.send('x'.repeat(1000)); };
   ws.onmessage = (e) => { eq(e.data.length, 1000, 'echo'); ws.close(); };
 }`)
@@ -239,6 +240,7 @@ export default function () {
   const port = __ENV.WS.split(':')[2];
   const routed = new WebSocket('ws://echo.test:' + port + '/');
   routed.onopen = () => routed.send('headers');
+  routed.onerror = (e) => { throw new Error('routed: ' + e.error); };
   routed.onmessage = (e) => {
     eq(JSON.parse(e.data)['User-Agent'], ['tester/1'], 'userAgent option');
     routed.close();
@@ -300,7 +302,48 @@ func TestTheExperimentalNameImportsTheSameAPI(t *testing.T) {
 import { WebSocket as Old } from 'k6/experimental/websockets';
 export default function () {
   const ws = new Old(__ENV.WS);
+  ws.onerror = (e) => { throw new Error(e.error); };
   ws.onopen = () => ws.send('hi');
   ws.onmessage = (e) => { eq(e.data, 'hi', 'echo'); ws.close(); };
+}`)
+}
+
+func TestHandshakesCarryTheJarsCookies(t *testing.T) {
+	r := mustRun(t, `
+import http from 'k6/http';
+export default function () {
+  const base = __ENV.WS.replace('ws://', 'http://') + '/';
+  http.cookieJar().set(base, 'session', 'vu');
+  const own = new http.CookieJar();
+  own.set(base, 'session', 'own');
+  const cookies = {};
+  for (const [name, params] of [['vu', {}], ['own', { jar: own }], ['none', { jar: null }]]) {
+    const ws = new WebSocket(__ENV.WS, null, params);
+    ws.onopen = () => ws.send('headers');
+    ws.onmessage = (e) => {
+      cookies[name] = JSON.parse(e.data)['Cookie'] || null;
+      ws.close();
+      if (Object.keys(cookies).length === 3) {
+        eq([cookies.vu, cookies.own, cookies.none], [['session=vu'], ['session=own'], null], 'cookies by jar');
+        console.log('checked');
+      }
+    };
+  }
+}`)
+	if !strings.Contains(r.log, "checked") {
+		t.Fatal(r.log)
+	}
+}
+
+func TestCookiesTheHandshakeSetsGoToTheVUsJar(t *testing.T) {
+	mustRun(t, `
+import http from 'k6/http';
+export default function () {
+  const ws = new WebSocket(__ENV.WS + '/cookie');
+  ws.onerror = (e) => { throw new Error(e.error); };
+  ws.onopen = () => {
+    eq(http.cookieJar().cookiesForURL(__ENV.WS.replace('ws://', 'http://') + '/').from_ws, ['1'], 'cookie from the handshake');
+    ws.close();
+  };
 }`)
 }

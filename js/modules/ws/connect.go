@@ -45,7 +45,7 @@ func (m *ws) connect(url string, args ...sobek.Value) (sobek.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := k6websockets.ParseParams(rt, "k6/ws", params)
+	p, err := k6websockets.ParseParams(m.vu, "k6/ws", params)
 	if err != nil {
 		return nil, err
 	}

@@ -142,3 +142,18 @@ func TestTheThrowOptionMakesAFailedHandshakeThrow(t *testing.T) {
 		t.Fatalf("err %v", r.err)
 	}
 }
+
+func TestConnectSendsTheJarsCookies(t *testing.T) {
+	mustRun(t, `
+import http from 'k6/http';
+export default function () {
+  const jar = new http.CookieJar();
+  jar.set(__ENV.WS.replace('ws://', 'http://') + '/', 'session', 'abc');
+  let cookie = null;
+  const res = ws.connect(__ENV.WS, { jar }, (socket) => {
+    socket.on('open', () => socket.send('headers'));
+    socket.on('message', (m) => { cookie = JSON.parse(m)['Cookie']; socket.close(); });
+  });
+  eq([res.status, cookie], [101, ['session=abc']], 'the jar param');
+}`)
+}
