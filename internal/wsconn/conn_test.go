@@ -2,6 +2,7 @@ package wsconn
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -175,5 +176,30 @@ func TestAbortReleasesAConnectionThatNeverRan(t *testing.T) {
 	}
 	if c.Send(true, []byte("x")) || c.Ping() {
 		t.Fatal("a message was queued after Abort")
+	}
+}
+
+func TestASilentServerFailsTheHandshakeAtItsTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered, until the test ends
+		}
+	}()
+	start := time.Now()
+	_, hs, err := Dial(context.Background(), "ws://"+ln.Addr().String()+"/", Config{HandshakeTimeout: 200 * time.Millisecond})
+	if err == nil || hs != nil {
+		t.Fatalf("err %v, handshake %+v", err, hs)
+	}
+	if took := time.Since(start); took < 200*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("the handshake failed after %s, want its 200ms timeout", took)
 	}
 }
