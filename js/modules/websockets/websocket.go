@@ -51,23 +51,33 @@ func (m *instance) newWebSocket(call sobek.ConstructorCall) *sobek.Object {
 	if m.vu.InInit() {
 		panic(rt.NewGoError(errInit))
 	}
-	url := call.Argument(0).String()
-	protocols, err := parseProtocols(rt, call.Argument(1))
-	if err == nil {
-		var p Params
-		p, err = ParseParams(m.vu, "k6/websockets", call.Argument(2))
-		if err == nil {
-			s := &socket{m: m, rt: rt, obj: call.This, url: url, binaryType: "blob", handlers: newListeners(), ctx: m.vu.Context()}
-			var t *Target
-			if t, err = m.dialer.Prepare(url, protocols, p); err == nil {
-				s.define()
-				s.start(t)
-				return nil
-			}
-			panic(syntaxError(rt, fmt.Sprintf("new WebSocket(url): %v", err)))
-		}
+	t, exception := m.target(call)
+	if exception != nil {
+		panic(exception)
 	}
-	panic(rt.NewTypeError(err.Error()))
+	s := &socket{m: m, rt: rt, obj: call.This, url: t.URL, binaryType: "blob", handlers: newListeners(), ctx: m.vu.Context()}
+	s.define()
+	s.start(t)
+	return nil
+}
+
+// target reads the constructor's arguments: a bad protocols or params
+// argument is a TypeError, a bad URL a SyntaxError.
+func (m *instance) target(call sobek.ConstructorCall) (*Target, *sobek.Object) {
+	rt := m.vu.Runtime()
+	protocols, err := parseProtocols(rt, call.Argument(1))
+	if err != nil {
+		return nil, rt.NewTypeError(err.Error())
+	}
+	p, err := ParseParams(m.vu, "k6/websockets", call.Argument(2))
+	if err != nil {
+		return nil, rt.NewTypeError(err.Error())
+	}
+	t, err := m.dialer.Prepare(call.Argument(0).String(), protocols, p)
+	if err != nil {
+		return nil, syntaxError(rt, fmt.Sprintf("new WebSocket(url): %v", err))
+	}
+	return t, nil
 }
 
 // parseProtocols reads the protocols argument: a string, an array of
