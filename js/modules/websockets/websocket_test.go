@@ -2,6 +2,8 @@ package k6websockets_test
 
 import (
 	"context"
+	"io"
+	"log"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -254,7 +256,9 @@ export default function () {
 }
 
 func TestSecureSocketsUseTheRunsTLSOptions(t *testing.T) {
-	srv := httptest.NewTLSServer(wstest.Handler(nil))
+	srv := httptest.NewUnstartedServer(wstest.Handler(nil))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused certificate is on purpose
+	srv.StartTLS()
 	defer srv.Close()
 	wss := "wss" + strings.TrimPrefix(srv.URL, "https")
 	src := `
