@@ -6,6 +6,7 @@ require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/golang/snappy v1.0.0
+	github.com/gorilla/websocket v1.5.3
 	github.com/grafana/sobek v0.0.0-20260429085637-a66d4790012b
 	github.com/klauspost/compress v1.18.0
 	github.com/spf13/pflag v1.0.10

@@ -15,11 +15,13 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // lower rank. A new package gets its line here, and the README's Layout
 // section a line too.
 var layers = map[string]int{
-	"internal/sockstamp":   -3, // socket reads with the kernel's receive (and transmit) stamps
-	"internal/httpsafe":    -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
-	"internal/netstack":    -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
-	"sse/internal/reactor": -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
-	"metrics":              0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
+	"internal/sockstamp":     -3, // socket reads with the kernel's receive (and transmit) stamps
+	"internal/httpsafe":      -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
+	"internal/netstack":      -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
+	"internal/wsconn":        -1, // the WebSocket client connection of k6/websockets and k6/ws
+	"internal/wsconn/wstest": 0,  // the loopback WebSocket echo server of the tests
+	"sse/internal/reactor":   -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
+	"metrics":                0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"executor":   2,
@@ -32,16 +34,18 @@ var layers = map[string]int{
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
-	"js/modules/timers":    3,
-	"js/modules/http":      3,
-	"js/modules/usefulsse": 3,
-	"js/modules/sse":       4, // the xk6-sse API, sent through the usefulsse probe
-	"js":                   5,
-	"":                     5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
-	"runner":               6,
-	"js/jstest":            6, // real VUs for the tests of JS modules
-	"api":                  7, // k6's REST API over a runner.Control
-	"cmd/usefullatency":    8,
+	"js/modules/timers":     3,
+	"js/modules/http":       3,
+	"js/modules/websockets": 3,
+	"js/modules/ws":         4, // k6/ws's legacy API over k6/websockets' dialer and metrics
+	"js/modules/usefulsse":  3,
+	"js/modules/sse":        4, // the xk6-sse API, sent through the usefulsse probe
+	"js":                    5,
+	"":                      5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
+	"runner":                6,
+	"js/jstest":             6, // real VUs for the tests of JS modules
+	"api":                   7, // k6's REST API over a runner.Control
+	"cmd/usefullatency":     8,
 }
 
 // TestImportsPointDown checks that no package imports one of its own rank

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/usefullatency/usefullatency/internal/wsconn/wstest"
 )
 
 // compatDir holds the compatibility suite: k6-style scripts, one per
@@ -182,7 +184,7 @@ func TestCompatTable(t *testing.T) {
 // (method, url, args, headers, body, cookies); /status/N answers N;
 // /redirect/N redirects N times to /anything; /cookies/set?k=v sets the
 // cookies and redirects to /cookies, which lists them; /gzip is a gzip
-// JSON body; /bytes/N is N bytes.
+// JSON body; /bytes/N is N bytes; /ws/ is wstest's WebSocket echo server.
 func echoServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -224,6 +226,7 @@ func echoServer(t *testing.T) *httptest.Server {
 		_ = json.NewEncoder(zw).Encode(map[string]any{"gzipped": true})
 		_ = zw.Close()
 	})
+	mux.Handle("/ws/", wstest.Handler(nil))
 	mux.HandleFunc("/bytes/{n}", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.PathValue("n"))
 		_, _ = w.Write(make([]byte, n))

@@ -11,6 +11,8 @@ import (
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
+	k6websockets "github.com/usefullatency/usefullatency/js/modules/websockets"
+	k6ws "github.com/usefullatency/usefullatency/js/modules/ws"
 )
 
 // builtin are the k6 modules every script can import. Extensions
@@ -29,6 +31,9 @@ var builtin = []struct {
 	{k6timers.Name, k6timers.New},
 	{k6http.Name, k6http.New},
 	{webcrypto.Name, webcrypto.New},
+	{k6websockets.Name, k6websockets.New},
+	{k6websockets.ExperimentalName, k6websockets.New},
+	{k6ws.Name, k6ws.New},
 }
 
 func init() {

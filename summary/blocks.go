@@ -14,13 +14,20 @@ type block struct {
 	rows  []row
 }
 
-// blockTitles are the metric blocks in display order.
-var blockTitles = []string{"CUSTOM", "HTTP", "STREAMING", "EXECUTION", "NETWORK"}
+// blockTitles are the metric blocks in display order; WEBSOCKET follows
+// NETWORK, as in k6 v1.
+var blockTitles = []string{"CUSTOM", "HTTP", "STREAMING", "EXECUTION", "NETWORK", "WEBSOCKET"}
 
 // executionMetrics are the built-in metrics of the EXECUTION block.
 var executionMetrics = map[string]bool{
 	"iterations": true, "iteration_duration": true, "dropped_iterations": true,
 	"vus": true, "vus_max": true, "schedule_lag": true, "group_duration": true,
+}
+
+// wsMetrics are k6's WebSocket metrics, the WEBSOCKET block.
+var wsMetrics = map[string]bool{
+	"ws_connecting": true, "ws_session_duration": true, "ws_sessions": true,
+	"ws_ping": true, "ws_msgs_sent": true, "ws_msgs_received": true,
 }
 
 // fullOnlyMetrics are the built-in metrics the compact summary leaves out
@@ -50,6 +57,8 @@ func blockOf(name string) string {
 		return "EXECUTION"
 	case name == "data_sent" || name == "data_received":
 		return "NETWORK"
+	case wsMetrics[name]:
+		return "WEBSOCKET"
 	}
 	return "CUSTOM"
 }

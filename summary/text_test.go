@@ -213,3 +213,14 @@ func TestTextGroupMetrics(t *testing.T) {
 		}
 	}
 }
+
+func TestWebSocketMetricsHaveTheirBlock(t *testing.T) {
+	for name, want := range map[string]string{
+		"ws_connecting": "WEBSOCKET", "ws_msgs_received": "WEBSOCKET", "ws_session_duration": "WEBSOCKET",
+		"ws_custom_thing": "CUSTOM", "data_sent": "NETWORK",
+	} {
+		if got := blockOf(name); got != want {
+			t.Errorf("blockOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"io"
+	"net/http"
 	"sync"
 	"time"
 
@@ -85,6 +86,13 @@ type State struct {
 	// sample. Replace, don't mutate.
 	Metadata metrics.Tags
 	Group    *metrics.Group
+	// CookieJar returns the VU's cookie jar of the current iteration, the
+	// one k6/http sends and fills; CookieJarOf returns the jar of a
+	// script's CookieJar value (a jar param). k6/http sets both when it is
+	// loaded (nil before); the WebSocket modules use them for their
+	// handshakes. Call them on the VU's goroutine.
+	CookieJar   func() http.CookieJar
+	CookieJarOf func(v any) (http.CookieJar, bool)
 }
 
 // Push sends samples to the run's metrics engine, with the VU's metadata

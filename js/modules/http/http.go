@@ -44,6 +44,9 @@ func newHTTP(vu modules.VU) *HTTP {
 	if run := vu.State().Run; run != nil {
 		h.metrics = registerMetrics(run.Registry)
 	}
+	st := vu.State()
+	st.CookieJar = func() http.CookieJar { return h.vuJar() }
+	st.CookieJarOf = jarOf
 	return h
 }
 

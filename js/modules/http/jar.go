@@ -170,6 +170,15 @@ func (h *HTTP) newCookieJar(call sobek.ConstructorCall) *sobek.Object {
 	return rt.ToValue(&CookieJar{rt: rt, jar: func() *cookiejar.Jar { return j }}).ToObject(rt)
 }
 
+// jarOf returns the jar of a CookieJar value, for other modules' jar
+// params (modules.State.CookieJarOf).
+func jarOf(v any) (http.CookieJar, bool) {
+	if j, ok := v.(*CookieJar); ok {
+		return j.jar(), true
+	}
+	return nil, false
+}
+
 // requestJar reads the jar param: a CookieJar, or null for no jar.
 func requestJar(v sobek.Value) (http.CookieJar, error) {
 	if isNullish(v) {

@@ -1,0 +1,27 @@
+package wsconn
+
+import (
+	"net"
+	"sync/atomic"
+)
+
+// countingConn counts the bytes written to and read from a connection,
+// TLS records and WebSocket framing included: what went over the wire.
+type countingConn struct {
+	net.Conn
+	sent, received *atomic.Int64
+}
+
+// Read reads from the connection and counts the bytes read.
+func (c *countingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.received.Add(int64(n))
+	return n, err
+}
+
+// Write writes to the connection and counts the bytes written.
+func (c *countingConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
+	c.sent.Add(int64(n))
+	return n, err
+}
