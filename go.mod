@@ -3,7 +3,9 @@ module github.com/usefullatency/usefullatency
 go 1.26.8
 
 require (
+	github.com/PuerkitoBio/goquery v1.14.0
 	github.com/andybalholm/brotli v1.3.0
+	github.com/andybalholm/cascadia v1.3.5
 	github.com/evanw/esbuild v0.28.2
 	github.com/golang/snappy v1.0.0
 	github.com/grafana/sobek v0.0.0-20260429085637-a66d4790012b
