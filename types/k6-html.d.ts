@@ -156,6 +156,9 @@ declare module 'k6/html' {
     colSpan?(): number;
     rowSpan?(): number;
     headers?(): string;
+    // map.
+    areas?(): Element[];
+    images?(): Element[];
     // Media, canvas, progress.
     textTracks?(): Element[];
     width?(): number;

@@ -349,6 +349,8 @@ globalThis.one = doc.find('#one').get(0);`); err != nil {
 		{`doc.find('#t tbody tr').get(1).sectionRowIndex()`, `1`},
 		{`doc.find('#t td').get(1).colSpan()`, `2`},
 		{`doc.find('#t td').get(1).cellIndex()`, `1`},
+		{`(() => { const m = parseHTML('<map name="m"><area href="/a"></map><img usemap="#m"><img>').find('map').get(0); return [m.areas().length, m.images().length, m.areas()[0].pathname()]; })()`,
+			`[1,1,"/a"]`},
 		// an Element of a tag without methods of its own has none of theirs
 		{`typeof dl.host`, `"undefined"`},
 		{`typeof link.host`, `"function"`},

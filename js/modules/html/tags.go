@@ -61,6 +61,7 @@ var tagMethods = map[string]map[string]method[*element]{
 	"td": tableCellMethods, "th": tableCellMethods,
 	"col": {"span": intAttr("span", 1)}, "colgroup": {"span": intAttr("span", 1)},
 	"video": {"textTracks": (*element).textTracks}, "audio": {"textTracks": (*element).textTracks},
+	"map":   {"areas": (*element).areas, "images": (*element).images},
 }
 
 // tableCellMethods are the methods of td and th.
@@ -262,4 +263,19 @@ func (e *element) progressPosition(sobek.FunctionCall) sobek.Value {
 		return e.kit.rt.ToValue(-1)
 	}
 	return e.kit.rt.ToValue(attrFloat(e.node, "value", 0) / attrFloat(e.node, "max", 1))
+}
+
+// areas is areas() of a map: its area elements.
+func (e *element) areas(sobek.FunctionCall) sobek.Value {
+	return e.kit.elements(e.doc, descendants(e.node, func(n *html.Node) bool { return n.Data == "area" }))
+}
+
+// images is images() of a map: the img and object elements of the
+// document whose usemap attribute names it ("#name").
+func (e *element) images(sobek.FunctionCall) sobek.Value {
+	name, _ := attr(e.node, "name")
+	return e.kit.elements(e.doc, descendants(e.doc.dom.Nodes[0], func(n *html.Node) bool {
+		usemap, _ := attr(n, "usemap")
+		return (n.Data == "img" || n.Data == "object") && name != "" && usemap == "#"+name
+	}))
 }
