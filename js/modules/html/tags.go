@@ -61,7 +61,7 @@ var tagMethods = map[string]map[string]method[*element]{
 	"td": tableCellMethods, "th": tableCellMethods,
 	"col": {"span": intAttr("span", 1)}, "colgroup": {"span": intAttr("span", 1)},
 	"video": {"textTracks": (*element).textTracks}, "audio": {"textTracks": (*element).textTracks},
-	"map":   {"areas": (*element).areas, "images": (*element).images},
+	"map": {"areas": (*element).areas, "images": (*element).images},
 }
 
 // tableCellMethods are the methods of td and th.
