@@ -23,8 +23,8 @@ type Field struct {
 
 // FormFields returns the fields the forms of sel submit, in document
 // order, as jQuery's serializeArray reads them: the named input, select,
-// textarea and keygen elements of each form (or the elements of sel
-// themselves when they are not forms) that are not disabled, but submit,
+// textarea and keygen elements of each form or fieldset (or the elements
+// of sel themselves when they are neither) that are not disabled, but submit,
 // button, image, reset and file inputs, unchecked checkboxes and radio
 // buttons; a select gives its selected options; newlines become CRLF.
 func FormFields(sel *goquery.Selection) []Field {
@@ -41,12 +41,13 @@ func FormFields(sel *goquery.Selection) []Field {
 	return out
 }
 
-// controls returns the form controls of the forms of sel, and the other
+// controls returns the form controls of the forms and fieldsets of sel
+// (which have a list of elements, as jQuery reads them), and the other
 // nodes of sel themselves.
 func controls(sel *goquery.Selection) []*html.Node {
 	var out []*html.Node
 	for _, n := range sel.Nodes {
-		if n.Type == html.ElementNode && n.Data == "form" {
+		if isElement(n, "form", "fieldset") {
 			out = append(out, formControls.MatchAll(n)...)
 			continue
 		}

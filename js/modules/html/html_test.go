@@ -192,6 +192,7 @@ func TestSelectionMethods(t *testing.T) {
 		{`doc.find('#login').serialize()`,
 			`"username=ada&password=&remember=on&plan=pro&colour=Green&tags=a&tags=c&note=line1%0D%0Aline2&age=36"`},
 		{`parseHTML('<form><input name="username"></form>').find('form').serialize()`, `"username="`},
+		{`parseHTML('<form><fieldset><input name="a" value="1"></fieldset><input name="b"></form>').find('fieldset').serialize()`, `"a=1"`},
 		{`parseHTML('<form><input name="q" value="a b&c=d/é!"></form>').find('form').serialize()`, `"q=a+b%26c%3Dd%2F%C3%A9!"`},
 		{`doc.find('#login').serializeArray().slice(0, 2)`, `[{"name":"username","value":"ada"},{"name":"password","value":""}]`},
 		{`doc.find('#login input[name=username], #login textarea').serializeArray()`,
