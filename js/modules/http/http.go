@@ -36,6 +36,9 @@ type HTTP struct {
 	connIteration int64
 	// kit makes the Selections of Response.html(); nil until the first.
 	kit *k6html.Kit
+	// pages are the page methods of the VU's responses; nil until the
+	// first response.
+	pages *pageMethods
 }
 
 var _ modules.Instance = (*HTTP)(nil)

@@ -18,8 +18,9 @@ import (
 // response without a body.
 var errNoPage = errors.New("the response has no body (responseType \"none\" or a failed request)")
 
-// page is a response read as an HTML page: Response.html(), submitForm()
-// and clickLink() are its methods. The page is parsed when one of them is
+// page is what the methods of a response read: its body as JSON
+// (Response.json()) or as an HTML page (Response.html(), submitForm() and
+// clickLink()). The page is parsed when one of them is
 // first called; submitForm and clickLink send their request with the VU's
 // client, as any other request of the VU.
 type page struct {
@@ -30,13 +31,52 @@ type page struct {
 	parsed sobek.Value // the document's Selection, once html() made it
 }
 
-// addPageMethods sets html, submitForm and clickLink on the response obj
-// of exchange ex.
+// pageMethods are json, html, submitForm and clickLink, once per VU on
+// the prototype of its responses (a response allocates no function of its
+// own); each response keeps its page under key, a
+// symbol only Go holds.
+type pageMethods struct {
+	proto *sobek.Object
+	key   *sobek.Symbol
+}
+
+// addPageMethods gives the response obj of exchange ex its methods:
+// obj inherits them, and keeps its page.
 func (h *HTTP) addPageMethods(obj *sobek.Object, req *request, ex *exchange) {
+	rt := h.vu.Runtime()
+	pm := h.pageMethods()
 	p := &page{h: h, rtype: req.responseType, body: ex.body, url: ex.url}
-	_ = obj.Set("html", p.html)
-	_ = obj.Set("submitForm", p.submitForm)
-	_ = obj.Set("clickLink", p.clickLink)
+	_ = obj.SetPrototype(pm.proto)
+	_ = obj.DefineDataPropertySymbol(pm.key, rt.ToValue(p), sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_FALSE)
+}
+
+// pageMethods returns the VU's page methods, made on first use.
+func (h *HTTP) pageMethods() *pageMethods {
+	if h.pages != nil {
+		return h.pages
+	}
+	rt := h.vu.Runtime()
+	pm := &pageMethods{proto: rt.NewObject(), key: sobek.NewSymbol("page")}
+	for name, m := range map[string]func(*page, sobek.FunctionCall) sobek.Value{
+		"json": (*page).json, "html": (*page).html, "submitForm": (*page).submitForm, "clickLink": (*page).clickLink,
+	} {
+		fn := func(call sobek.FunctionCall) sobek.Value {
+			obj, _ := call.This.(*sobek.Object)
+			var p *page
+			if obj != nil {
+				if v := obj.GetSymbol(pm.key); v != nil {
+					p, _ = v.Export().(*page)
+				}
+			}
+			if p == nil {
+				panic(rt.NewTypeError("Response.%s: called on %s, not a response", name, modules.TypeName(call.This)))
+			}
+			return m(p, call)
+		}
+		_ = pm.proto.DefineDataProperty(name, rt.ToValue(fn), sobek.FLAG_TRUE, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
+	}
+	h.pages = pm
+	return pm
 }
 
 // throw throws err, prefixed with the module and method, as a script
@@ -72,6 +112,15 @@ func (p *page) html(call sobek.FunctionCall) sobek.Value {
 	v, err := find(doc, call.Argument(0))
 	if err != nil {
 		panic(err)
+	}
+	return v
+}
+
+// json is Response.json(selector?) (see jsonValue).
+func (p *page) json(call sobek.FunctionCall) sobek.Value {
+	v, err := jsonValue(p.h.vu.Runtime(), p.rtype, p.body, call.Argument(0))
+	if err != nil {
+		panic(p.h.vu.Runtime().NewGoError(err))
 	}
 	return v
 }

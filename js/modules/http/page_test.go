@@ -182,3 +182,19 @@ func TestPageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPageMethodsNeedAResponse checks that the response methods, shared by
+// every response of the VU, throw a TypeError when called on anything but
+// a response, and that each response reads its own body.
+func TestPageMethodsNeedAResponse(t *testing.T) {
+	s := newSite(t)
+	mustRun(t, `export default function () {
+  const a = http.get(__ENV.BASE + '/shop/'), b = http.get(__ENV.BASE + '/about');
+  eq([a.html('h1').text(), b.body], ['Welcome', 'GET /about'], 'each response its own body');
+  let err = '';
+  try { a.html.call({}); } catch (e) { err = (e instanceof TypeError) + ' ' + e.message; }
+  eq(err, 'true Response.html: called on Object, not a response', 'html on a plain object');
+  try { const { json } = a; json(); } catch (e) { err = e.message; }
+  eq(err, 'Response.json: called on undefined, not a response', 'json detached');
+}`, map[string]string{"BASE": s.URL})
+}
