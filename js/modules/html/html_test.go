@@ -95,6 +95,7 @@ func TestSelectionMethods(t *testing.T) {
 	rt := newVU(t)
 	check(t, rt, []expectation{
 		{`typeof html.parseHTML`, `"function"`},
+		{`(() => { const keys = []; for (const k in doc) keys.push(k); return keys; })()`, `[]`},
 		{`html.parseHTML('<p>x</p>').find('p').text()`, `"x"`},
 		// attr
 		{`doc.find('html').attr('lang')`, `"en"`},

@@ -76,13 +76,15 @@ func prototype[T any](k *Kit, parent *sobek.Object, class string, methods map[st
 		_ = proto.SetPrototype(parent)
 	}
 	for name, m := range methods {
-		_ = proto.Set(name, func(call sobek.FunctionCall) sobek.Value {
+		fn := func(call sobek.FunctionCall) sobek.Value {
 			this, ok := exportOf[T](call.This)
 			if !ok {
 				panic(k.rt.NewTypeError("%s.%s: called on %s, not a %s", class, name, modules.TypeName(call.This), class))
 			}
 			return m(this, call)
-		})
+		}
+		// Not enumerable, as the methods of built-in prototypes.
+		_ = proto.DefineDataProperty(name, k.rt.ToValue(fn), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 	}
 	return proto
 }

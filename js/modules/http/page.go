@@ -20,9 +20,9 @@ var errNoPage = errors.New("the response has no body (responseType \"none\" or a
 
 // page is what the methods of a response read: its body as JSON
 // (Response.json()) or as an HTML page (Response.html(), submitForm() and
-// clickLink()). The page is parsed when one of them is
-// first called; submitForm and clickLink send their request with the VU's
-// client, as any other request of the VU.
+// clickLink()). The body is parsed when a method is called; submitForm and
+// clickLink send their request with the VU's client, as any other request
+// of the VU.
 type page struct {
 	h      *HTTP
 	rtype  responseType
@@ -33,8 +33,7 @@ type page struct {
 
 // pageMethods are json, html, submitForm and clickLink, once per VU on
 // the prototype of its responses (a response allocates no function of its
-// own); each response keeps its page under key, a
-// symbol only Go holds.
+// own); each response keeps its page under key, a symbol only Go holds.
 type pageMethods struct {
 	proto *sobek.Object
 	key   *sobek.Symbol
@@ -73,7 +72,7 @@ func (h *HTTP) pageMethods() *pageMethods {
 			}
 			return m(p, call)
 		}
-		_ = pm.proto.DefineDataProperty(name, rt.ToValue(fn), sobek.FLAG_TRUE, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
+		_ = pm.proto.DefineDataProperty(name, rt.ToValue(fn), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 	}
 	h.pages = pm
 	return pm

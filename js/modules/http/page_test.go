@@ -191,6 +191,9 @@ func TestPageMethodsNeedAResponse(t *testing.T) {
 	mustRun(t, `export default function () {
   const a = http.get(__ENV.BASE + '/shop/'), b = http.get(__ENV.BASE + '/about');
   eq([a.html('h1').text(), b.body], ['Welcome', 'GET /about'], 'each response its own body');
+  const keys = [];
+  for (const k in a) keys.push(k);
+  eq(keys.filter((k) => ['json', 'html', 'submitForm', 'clickLink'].includes(k)), [], 'methods are not enumerable');
   let err = '';
   try { a.html.call({}); } catch (e) { err = (e instanceof TypeError) + ' ' + e.message; }
   eq(err, 'true Response.html: called on Object, not a response', 'html on a plain object');
