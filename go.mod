@@ -3,7 +3,9 @@ module github.com/usefullatency/usefullatency
 go 1.26.8
 
 require (
+	github.com/PuerkitoBio/goquery v1.14.0
 	github.com/andybalholm/brotli v1.3.0
+	github.com/andybalholm/cascadia v1.3.5
 	github.com/evanw/esbuild v0.28.2
 	github.com/golang/snappy v1.0.0
 	github.com/gorilla/websocket v1.5.3

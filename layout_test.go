@@ -35,7 +35,8 @@ var layers = map[string]int{
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
 	"js/modules/timers":     3,
-	"js/modules/http":       3,
+	"js/modules/html":       3, // k6/html: Selection and Element over goquery
+	"js/modules/http":       4, // k6/http; Response.html(), submitForm and clickLink use js/modules/html
 	"js/modules/websockets": 3,
 	"js/modules/ws":         4, // k6/ws's legacy API over k6/websockets' dialer and metrics
 	"js/modules/usefulsse":  3,

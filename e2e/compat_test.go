@@ -184,7 +184,10 @@ func TestCompatTable(t *testing.T) {
 // (method, url, args, headers, body, cookies); /status/N answers N;
 // /redirect/N redirects N times to /anything; /cookies/set?k=v sets the
 // cookies and redirects to /cookies, which lists them; /gzip is a gzip
-// JSON body; /bytes/N is N bytes; /ws/ is wstest's WebSocket echo server.
+// JSON body; /bytes/N is N bytes; /ws/ is wstest's WebSocket echo server;
+// /forms/post is an HTML order form posting to /anything; /links/N/I is an
+// HTML page of links to /links/N/0…N-1 but I, as httpbin's pages the k6
+// documentation uses.
 func echoServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -231,10 +234,47 @@ func echoServer(t *testing.T) *httptest.Server {
 		n, _ := strconv.Atoi(r.PathValue("n"))
 		_, _ = w.Write(make([]byte, n))
 	})
+	mux.HandleFunc("/forms/post", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, orderForm)
+	})
+	mux.HandleFunc("/links/{n}/{i}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("n"))
+		current, _ := strconv.Atoi(r.PathValue("i"))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<html><head><title>Links</title></head><body>")
+		for i := range n {
+			if i == current {
+				fmt.Fprintf(w, "%d ", i)
+				continue
+			}
+			fmt.Fprintf(w, "<a href='/links/%d/%d'>%d</a> ", n, i, i)
+		}
+		fmt.Fprint(w, "</body></html>")
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// orderForm is the page of /forms/post: a pizza order form.
+const orderForm = `<!DOCTYPE html>
+<html><head><title>Order</title></head><body>
+<form method="post" action="/anything">
+  <p><label>Customer name: <input name="custname"></label></p>
+  <p><label>Telephone: <input type="tel" name="custtel" value="555"></label></p>
+  <fieldset><legend>Size</legend>
+    <label><input type="radio" name="size" value="small"> Small</label>
+    <label><input type="radio" name="size" value="medium" checked> Medium</label>
+  </fieldset>
+  <fieldset><legend>Toppings</legend>
+    <label><input type="checkbox" name="topping" value="bacon"> Bacon</label>
+    <label><input type="checkbox" name="topping" value="cheese" checked> Cheese</label>
+  </fieldset>
+  <p><label>Comments: <textarea name="comments">ring twice</textarea></label></p>
+  <p><button type="submit" name="order" value="now">Submit order</button></p>
+</form>
+</body></html>`
 
 // echoRequest answers the request as JSON, as httpbin's /anything does.
 func echoRequest(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
 	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
+	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
@@ -29,6 +30,7 @@ var builtin = []struct {
 	{k6encoding.Name, k6encoding.New},
 	{k6crypto.Name, k6crypto.New},
 	{k6timers.Name, k6timers.New},
+	{k6html.Name, k6html.New},
 	{k6http.Name, k6http.New},
 	{webcrypto.Name, webcrypto.New},
 	{k6websockets.Name, k6websockets.New},

@@ -129,6 +129,17 @@ declare module 'k6/http' {
     cookies: Record<string, ResponseCookie[]>;
     /** The body parsed as JSON, or the value at a GJSON path (undefined when nothing matches). */
     json(selector?: string): any;
+    /** The body parsed as HTML (k6/html): the document's Selection, or Selection.find(selector) on it. */
+    html(selector?: string): import('k6/html').Selection;
+    /** Fills in and submits a form of the page (the first "form" by default) and returns the response. */
+    submitForm(args?: {
+      formSelector?: string;
+      fields?: Record<string, string | number | boolean | Array<string | number>>;
+      submitSelector?: string;
+      params?: Params | null;
+    }): Response;
+    /** Requests the href of a link of the page (the first "a[href]" by default) and returns the response. */
+    clickLink(args?: { selector?: string; params?: Params | null }): Response;
   }
 
   /** One request of a batch: a URL (GET), [method, url, body, params] or an object. */

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
+	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -33,6 +34,11 @@ type HTTP struct {
 	jarIteration int64
 	// connIteration is the iteration of the VU's last request.
 	connIteration int64
+	// kit makes the Selections of Response.html(); nil until the first.
+	kit *k6html.Kit
+	// pages are the page methods of the VU's responses; nil until the
+	// first response.
+	pages *pageMethods
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -189,7 +195,9 @@ func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
 		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, ex.url, ex.errorMsg, ex.errorCode)
 	}
-	return responseValue(h.vu.Runtime(), c.req, ex), nil
+	obj := responseValue(h.vu.Runtime(), c.req, ex)
+	h.addPageMethods(obj, c.req, ex)
+	return obj, nil
 }
 
 // request is http.request(method, url, body, params): it sends the request,

@@ -9,7 +9,8 @@ import (
 )
 
 // responseValue is the JavaScript response of a request: k6's field names,
-// times in float milliseconds, json() bound to the body.
+// times in float milliseconds. Its methods (json(), html(), …) are the
+// page methods it inherits (page.go).
 func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object {
 	obj := rt.NewObject()
 	t := ex.timings
@@ -31,9 +32,6 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 	} {
 		_ = obj.Set(k, v)
 	}
-	_ = obj.Set("json", func(selector sobek.Value) (sobek.Value, error) {
-		return jsonValue(rt, req.responseType, ex.body, selector)
-	})
 	return obj
 }
 
