@@ -8,6 +8,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/js"
@@ -49,4 +50,65 @@ func NewVUFile(t testing.TB, path string) *js.VU {
 		t.Fatal(err)
 	}
 	return vu
+}
+
+// Result is what a script's iterations did: the error that stopped them
+// (nil when all ran), every sample they pushed, and the console output.
+type Result struct {
+	Err     error
+	Samples []metrics.Sample
+	Log     string
+}
+
+// Run runs src's default function for the given number of iterations (at
+// least one) in VU 1 of a fresh run, stopping at the first that throws;
+// opts adjust the run before the VU is created. An error creating the VU
+// is the Result's Err.
+func Run(ctx context.Context, t testing.TB, src string, iterations int, opts ...func(*modules.Run)) Result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.js")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := js.NewBundle(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &bytes.Buffer{}
+	run := NewRun(log)
+	for _, o := range opts {
+		o(run)
+	}
+	var (
+		mu  sync.Mutex
+		got []metrics.Sample
+	)
+	run.Engine.Subscribe(func(s []metrics.Sample) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, s...)
+	})
+	vu, err := b.NewVU(context.Background(), 1, run)
+	if err != nil {
+		return Result{Err: err, Log: log.String()}
+	}
+	for range max(iterations, 1) {
+		if err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}}); err != nil {
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return Result{Err: err, Samples: got, Log: log.String()}
+}
+
+// Of returns the samples of the metric called name.
+func Of(samples []metrics.Sample, name string) []metrics.Sample {
+	var out []metrics.Sample
+	for _, s := range samples {
+		if s.Metric.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
 }

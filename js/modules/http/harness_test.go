@@ -1,7 +1,6 @@
 package k6http_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,15 +9,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 )
@@ -58,45 +55,8 @@ func runIterations(t *testing.T, iterations int, src string, env map[string]stri
 // runIterationsCtx is runIterations with the iterations' context.
 func runIterationsCtx(ctx context.Context, t *testing.T, iterations int, src string, env map[string]string, opts ...func(*modules.Run)) result {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "script.js")
-	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := metrics.NewRegistry()
-	log := &bytes.Buffer{}
-	run := &modules.Run{
-		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
-	}
-	for _, o := range opts {
-		o(run)
-	}
-	var (
-		mu  sync.Mutex
-		got []metrics.Sample
-	)
-	run.Engine.Subscribe(func(s []metrics.Sample) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, s...)
-	})
-	vu, err := b.NewVU(context.Background(), 1, run)
-	if err != nil {
-		return result{err: err, log: log.String()}
-	}
-	for range max(iterations, 1) {
-		err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
-		if err != nil {
-			break
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	return result{err: err, samples: got, log: log.String()}
+	r := jstest.Run(ctx, t, prelude+src, iterations, append([]func(*modules.Run){func(r *modules.Run) { r.Env = env }}, opts...)...)
+	return result{err: r.Err, samples: r.Samples, log: r.Log}
 }
 
 // mustRun is runScript that fails the test when the script threw.
@@ -110,15 +70,7 @@ func mustRun(t *testing.T, src string, env map[string]string, opts ...func(*modu
 }
 
 // of returns the samples of the metric called name.
-func (r result) of(name string) []metrics.Sample {
-	var out []metrics.Sample
-	for _, s := range r.samples {
-		if s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func (r result) of(name string) []metrics.Sample { return jstest.Of(r.samples, name) }
 
 // newServer starts the test server: /echo answers the request as JSON,
 // /status/N answers N, /redirect/N redirects N times (then 200 "done"),

@@ -1,15 +1,11 @@
 package k6ws_test
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/internal/wsconn/wstest"
-	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 )
@@ -55,40 +51,12 @@ func runCtx(ctx context.Context, t *testing.T, src string, upgraded func()) resu
 // runOpts is runCtx with a change to the run, when not nil.
 func runOpts(ctx context.Context, t *testing.T, src string, upgraded func(), change func(*modules.Run)) result {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "script.js")
-	if err := os.WriteFile(path, []byte(prelude+src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := metrics.NewRegistry()
-	log := &bytes.Buffer{}
-	r := &modules.Run{
-		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: map[string]string{"WS": wstest.Server(t, upgraded)}, Log: log,
-	}
+	opts := []func(*modules.Run){func(r *modules.Run) { r.Env = map[string]string{"WS": wstest.Server(t, upgraded)} }}
 	if change != nil {
-		change(r)
+		opts = append(opts, change)
 	}
-	var (
-		mu  sync.Mutex
-		got []metrics.Sample
-	)
-	r.Engine.Subscribe(func(s []metrics.Sample) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, s...)
-	})
-	vu, err := b.NewVU(context.Background(), 1, r)
-	if err != nil {
-		return result{err: err, log: log.String()}
-	}
-	err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}})
-	mu.Lock()
-	defer mu.Unlock()
-	return result{err: err, samples: got, log: log.String()}
+	r := jstest.Run(ctx, t, prelude+src, 1, opts...)
+	return result{err: r.Err, samples: r.Samples, log: r.Log}
 }
 
 // mustRun is run that fails the test when the script threw.
@@ -102,12 +70,4 @@ func mustRun(t *testing.T, src string) result {
 }
 
 // of returns the samples of the metric called name.
-func (r result) of(name string) []metrics.Sample {
-	var out []metrics.Sample
-	for _, s := range r.samples {
-		if s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func (r result) of(name string) []metrics.Sample { return jstest.Of(r.samples, name) }
