@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
@@ -25,9 +24,7 @@ import (
 // on the same goroutine, so it is the stamp of the read that held the last
 // byte it decoded.
 type stampConn struct {
-	net.Conn // the TCP connection: writes, deadlines, Close
-	raw      syscall.RawConn
-	oob      []byte
+	*sockstamp.Conn // the TCP connection, read with its kernel stamps
 
 	mu     sync.Mutex
 	last   time.Time     // the stamp of the latest read
@@ -40,19 +37,11 @@ type stampConn struct {
 // stamps nothing (not Linux, or the option was refused), and then c is
 // returned as it is.
 func newStampConn(c net.Conn) (net.Conn, bool) {
-	tc, ok := c.(*net.TCPConn)
+	sc, ok := sockstamp.NewConn(c)
 	if !ok {
 		return c, false
 	}
-	raw, err := tc.SyscallConn()
-	if err != nil {
-		return c, false
-	}
-	var serr error
-	if err := raw.Control(func(fd uintptr) { serr = sockstamp.Enable(int(fd)) }); err != nil || serr != nil {
-		return c, false
-	}
-	return &stampConn{Conn: tc, raw: raw, oob: make([]byte, sockstamp.OOBSize)}, true
+	return &stampConn{Conn: sc}, true
 }
 
 // Read implements net.Conn: one recvmsg, stamped.
@@ -60,29 +49,11 @@ func (c *stampConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var rx int64
-	var rerr error
-	err := c.raw.Read(func(fd uintptr) bool {
-		var wouldBlock bool
-		n, rx, wouldBlock, rerr = sockstamp.Read(int(fd), p, c.oob)
-		return !wouldBlock
-	})
-	if err != nil {
-		// A deadline or a closed connection, from the network poller.
-		if op, ok := err.(*net.OpError); ok {
-			op.Op = "read"
-		}
-		return 0, err
+	n, rx, err := c.ReadStamped(p)
+	if err == nil || err == io.EOF { // the end of the stream is a read too
+		c.stamp(time.Now(), rx)
 	}
-	if rerr != nil {
-		return 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: rerr}
-	}
-	c.stamp(time.Now(), rx)
-	if n == 0 {
-		return 0, io.EOF
-	}
-	return n, nil
+	return n, err
 }
 
 // stamp records a read done at now of bytes the kernel received at rx.

@@ -5,10 +5,8 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,17 +22,11 @@ import (
 type stampListener struct{ net.Listener }
 
 // listenStamped wraps ln; connections whose socket refuses the stamps are
-// handed out as they are. It also asks for receive stamps on the
-// listening socket itself: the kernel turns its receive stamping on, in
-// deferred work, when the first socket asks and off when the last one
-// closes, so without a socket that lives as long as the server the first
-// request of a connection could arrive unstamped.
+// handed out as they are. It keeps the kernel's receive stamping on for
+// the server's life (sockstamp.KeepOn), so the first request of a
+// connection is stamped too.
 func listenStamped(ln net.Listener) net.Listener {
-	if tl, ok := ln.(*net.TCPListener); ok {
-		if raw, err := tl.SyscallConn(); err == nil {
-			_ = raw.Control(func(fd uintptr) { _ = sockstamp.Enable(int(fd)) })
-		}
-	}
+	sockstamp.KeepOn()
 	return stampListener{ln}
 }
 
@@ -44,28 +36,19 @@ func (l stampListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc, ok := c.(*net.TCPConn)
+	sc, ok := sockstamp.NewConn(c)
 	if !ok {
 		return c, nil
 	}
-	raw, err := tc.SyscallConn()
-	if err != nil {
-		return c, nil
-	}
-	var serr error
-	if err := raw.Control(func(fd uintptr) { serr = sockstamp.Enable(int(fd)) }); err != nil || serr != nil {
-		return c, nil
-	}
-	return &stampConn{Conn: tc, raw: raw, oob: make([]byte, sockstamp.OOBSize), txoob: make([]byte, sockstamp.TXOOBSize)}, nil
+	return &stampConn{conn: sc, Conn: c, txoob: make([]byte, sockstamp.TXOOBSize)}, nil
 }
 
-// stampConn is an accepted TCP connection that reads through
-// sockstamp.Read and counts the bytes it writes. It embeds net.Conn, not
+// stampConn is an accepted TCP connection that reads with the kernel's
+// receive stamps and counts the bytes it writes. It embeds net.Conn, not
 // *net.TCPConn, so that no ReadFrom (sendfile) writes behind its count.
 type stampConn struct {
 	net.Conn
-	raw   syscall.RawConn
-	oob   []byte // Read's control messages (net/http reads from one goroutine at a time)
+	conn  *sockstamp.Conn
 	txoob []byte // endTX's control messages (the handler's goroutine)
 	rx    atomic.Int64
 	sent  atomic.Int64 // bytes written since beginTX
@@ -74,27 +57,11 @@ type stampConn struct {
 // Read implements net.Conn: one recvmsg, whose kernel receive time becomes
 // requestRX when it returned bytes.
 func (c *stampConn) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
+	n, rx, err := c.conn.ReadStamped(p)
+	if n > 0 {
+		c.rx.Store(rx)
 	}
-	var n int
-	var rx int64
-	var rerr error
-	err := c.raw.Read(func(fd uintptr) bool {
-		var wouldBlock bool
-		n, rx, wouldBlock, rerr = sockstamp.Read(int(fd), p, c.oob)
-		return !wouldBlock
-	})
-	switch {
-	case err != nil:
-		return 0, err // a deadline or a closed connection
-	case rerr != nil:
-		return 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: rerr}
-	case n == 0:
-		return 0, io.EOF
-	}
-	c.rx.Store(rx)
-	return n, nil
+	return n, err
 }
 
 // Write implements net.Conn and counts the bytes written.
@@ -113,7 +80,7 @@ func (c *stampConn) requestRX() int64 { return c.rx.Load() }
 // written from now; false when the kernel refused.
 func (c *stampConn) beginTX() bool {
 	var err error
-	if cerr := c.raw.Control(func(fd uintptr) { err = sockstamp.EnableTX(int(fd)) }); cerr != nil || err != nil {
+	if cerr := c.conn.Raw().Control(func(fd uintptr) { err = sockstamp.EnableTX(int(fd)) }); cerr != nil || err != nil {
 		return false
 	}
 	c.sent.Store(0)
@@ -128,7 +95,7 @@ func (c *stampConn) beginTX() bool {
 func (c *stampConn) endTX() int64 {
 	last := uint32(c.sent.Load() - 1) // the stamp's key: bytes since EnableTX − 1
 	var at int64
-	_ = c.raw.Control(func(fd uintptr) {
+	_ = c.conn.Raw().Control(func(fd uintptr) {
 		at = awaitSendStamp(int(fd), last, c.txoob, time.Second)
 		_ = sockstamp.DisableTX(int(fd))
 		for {

@@ -1,0 +1,73 @@
+package sockstamp
+
+import (
+	"io"
+	"net"
+	"syscall"
+)
+
+// Conn is a TCP connection whose every read is one recvmsg(2) carrying
+// the kernel's receive time of its bytes. Writes, deadlines and Close are
+// the connection's own. One goroutine reads at a time (its control
+// message buffer is the connection's).
+type Conn struct {
+	net.Conn // the TCP connection
+	raw      syscall.RawConn
+	oob      []byte
+}
+
+// NewConn asks the kernel to stamp c's reads; ok is false where it stamps
+// nothing (not Linux, not TCP, or the option was refused).
+func NewConn(c net.Conn) (_ *Conn, ok bool) {
+	tc, isTCP := c.(*net.TCPConn)
+	if !isTCP {
+		return nil, false
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return nil, false
+	}
+	var serr error
+	if err := raw.Control(func(fd uintptr) { serr = Enable(int(fd)) }); err != nil || serr != nil {
+		return nil, false
+	}
+	return &Conn{Conn: c, raw: raw, oob: make([]byte, OOBSize)}, true
+}
+
+// Raw returns the connection's raw descriptor access (for transmit
+// stamps).
+func (c *Conn) Raw() syscall.RawConn { return c.raw }
+
+// ReadStamped reads into p, waiting in Go's network poller; rx is the
+// kernel's receive time of the bytes in Unix nanoseconds, 0 if it gave
+// none. The end of the stream is io.EOF, as Read reports it.
+func (c *Conn) ReadStamped(p []byte) (n int, rx int64, err error) {
+	if len(p) == 0 {
+		return 0, 0, nil
+	}
+	var rerr error
+	err = c.raw.Read(func(fd uintptr) bool {
+		var wouldBlock bool
+		n, rx, wouldBlock, rerr = Read(int(fd), p, c.oob)
+		return !wouldBlock
+	})
+	switch {
+	case err != nil:
+		// A deadline or a closed connection, from the network poller.
+		if op, ok := err.(*net.OpError); ok {
+			op.Op = "read"
+		}
+		return 0, 0, err
+	case rerr != nil:
+		return 0, 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: rerr}
+	case n == 0:
+		return 0, rx, io.EOF
+	}
+	return n, rx, nil
+}
+
+// Read implements net.Conn: ReadStamped without the stamp.
+func (c *Conn) Read(p []byte) (int, error) {
+	n, _, err := c.ReadStamped(p)
+	return n, err
+}
