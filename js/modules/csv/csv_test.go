@@ -106,8 +106,27 @@ export default function () {
   threw = false;
   try { rows.push(1); } catch (e) { threw = e instanceof TypeError; }
   expect(threw && rows.length === 1, 'push to throw a TypeError');
+  threw = false;
+  try { rows.length = 0; } catch (e) { threw = e instanceof TypeError; }
+  expect(threw && rows.length === 1, 'setting length to throw a TypeError');
   expect(Array.isArray(rows), 'an array');
   expect(same(rows.map((r) => r.b), ['2']), 'array methods work');
+}
+`)
+}
+
+// TestRowsOfDifferentLengths reads rows shorter and longer than the
+// header: as arrays they keep their own fields; as objects a missing field
+// is '' and an extra one is dropped.
+func TestRowsOfDifferentLengths(t *testing.T) {
+	path := writeFile(t, "ragged.csv", "a,b,c\n1\n1,2,3,4\n")
+	run(t, `
+const file = await open(`+quote(path)+`);
+const arrays = await csv.parse(file, { skipFirstLine: true });
+const objects = await csv.parse(file, { asObjects: true });
+export default function () {
+  expect(same([...arrays], [['1'], ['1', '2', '3', '4']]), 'rows of their own lengths, got ' + JSON.stringify([...arrays]));
+  expect(same([...objects], [{ a: '1', b: '', c: '' }, { a: '1', b: '2', c: '3' }]), 'objects of the header, got ' + JSON.stringify([...objects]));
 }
 `)
 }
