@@ -117,7 +117,7 @@ export default function () {
 
 // TestRowsOfDifferentLengths reads rows shorter and longer than the
 // header: as arrays they keep their own fields; as objects a missing field
-// is '' and an extra one is dropped.
+// is an empty string and an extra one is dropped.
 func TestRowsOfDifferentLengths(t *testing.T) {
 	path := writeFile(t, "ragged.csv", "a,b,c\n1\n1,2,3,4\n")
 	run(t, `
