@@ -260,3 +260,46 @@ export default async function () {
 		}
 	}
 }
+
+// TestFileConcurrentVUs initialises eight VUs of one run at once, as the
+// runner does, and runs an iteration in each: every VU reads the whole
+// file (run it with -race).
+func TestFileConcurrentVUs(t *testing.T) {
+	data := writeFile(t, "prompts.txt", strings.Repeat("abcdefgh", 512))
+	script := filepath.Join(t.TempDir(), "script.js")
+	src := prelude + `
+const file = await open(` + quote(data) + `);
+export default async function () {
+  const b = new Uint8Array(1024);
+  let total = 0;
+  for (let n = await file.read(b); n !== null; n = await file.read(b)) total += n;
+  expect(total === 4096, 'the whole file, got ' + total);
+}
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := js.NewBundle(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := jstest.NewRun(&bytes.Buffer{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for id := int64(1); id <= 8; id++ {
+		wg.Go(func() {
+			vu, err := b.NewVU(context.Background(), id, run)
+			if err == nil {
+				err = vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{}})
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
