@@ -108,27 +108,40 @@ export default async function () {
 `)
 }
 
-// TestOpenRelativeToScript opens a file next to the script by a relative
-// name, as k6's documentation does, from an async function of init code.
-func TestOpenRelativeToScript(t *testing.T) {
+// TestOpenRelativeToModule opens files by relative names, as k6's
+// documentation does: from the main script's init code (inside an async
+// function) the name is relative to the script, from an imported module's
+// to that module.
+func TestOpenRelativeToModule(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "data.txt"), []byte("abc"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := filepath.Join(dir, "script.js")
-	src := prelude + `
+	files := map[string]string{
+		"data.txt":     "abc",
+		"lib/data.txt": "lib",
+		"lib/data.js":  "import { open } from 'k6/experimental/fs';\nexport const libFile = await open('data.txt');\nexport const again = await open('data.txt');\n",
+		"script.js": prelude + `
+import { libFile, again } from './lib/data.js';
 let file;
 (async function () { file = await open('data.txt'); })();
 export default async function () {
   expect(file.path === ` + quote(filepath.Join(dir, "data.txt")) + `, 'the path next to the script, got ' + file.path);
   const b = new Uint8Array(3);
   expect(await file.read(b) === 3 && String.fromCharCode(...b) === 'abc', 'its content');
+  expect(libFile.path === ` + quote(filepath.Join(dir, "lib", "data.txt")) + `, 'the path next to the module, got ' + libFile.path);
+  expect(await libFile.read(b) === 3 && String.fromCharCode(...b) === 'lib', 'the module file content');
+  expect(again.path === libFile.path, 'after an await too, got ' + again.path);
 }
-`
-	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+`,
 	}
-	vu := jstest.NewVUFile(t, script)
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vu := jstest.NewVUFile(t, filepath.Join(dir, "script.js"))
 	if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{}}); err != nil {
 		t.Fatal(err)
 	}
