@@ -40,6 +40,8 @@ var layers = map[string]int{
 	"js/modules/websockets": 3,
 	"js/modules/ws":         4, // k6/ws's legacy API over k6/websockets' dialer and metrics
 	"js/modules/usefulsse":  3,
+	"js/modules/fs":         3, // k6/experimental/fs: files read once per run, shared by the VUs
+	"js/modules/csv":        4, // k6/experimental/csv: parses the files of js/modules/fs
 	"js/modules/sse":        4, // the xk6-sse API, sent through the usefulsse probe
 	"js":                    5,
 	"":                      5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse

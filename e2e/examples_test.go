@@ -29,6 +29,7 @@ func TestExamples(t *testing.T) {
 		{"openai", "openai.js", []string{"DURATION=3s"}, 0, ""},
 		{"anthropic", "anthropic.js", []string{"DURATION=3s"}, 0, ""},
 		{"dataset", "dataset.js", []string{"DURATION=3s"}, 0, ""},
+		{"dataset from a CSV file", "dataset-csv.js", []string{"DURATION=3s"}, 0, ""},
 		{"xk6-sse compat", "xk6-sse-compat.js", nil, 0, ""},
 	}
 	for _, tc := range cases {

@@ -62,11 +62,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	if !vu.inInit {
 		return nil, &InitOnlyError{API: "open()"}
 	}
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(vu.callerPath()), name)
-	}
-	data, err := vu.bundle.readFile(path)
+	data, err := vu.ReadFile(vu.ResolvePath(name))
 	if err != nil {
 		return nil, fmt.Errorf("open(%q): %v", name, err)
 	}
@@ -75,6 +71,20 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 	}
 	return vu.rt.ToValue(string(data)), nil
 }
+
+// ResolvePath returns the absolute path of name: a relative name is
+// resolved against the directory of the calling module.
+func (vu *VU) ResolvePath(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(filepath.Dir(vu.callerPath()), name)
+}
+
+// ReadFile reads path through the bundle: from its archive when it runs
+// one, else from the disk; the read is reported to Config.OnRead, so that
+// `usefullatency archive` stores the file.
+func (vu *VU) ReadFile(path string) ([]byte, error) { return vu.bundle.readFile(path) }
 
 // consoleLevels maps the console methods to their log levels.
 var consoleLevels = map[string]string{

@@ -3,9 +3,11 @@ package js
 import (
 	"github.com/usefullatency/usefullatency/js/modules"
 	k6crypto "github.com/usefullatency/usefullatency/js/modules/crypto"
+	k6csv "github.com/usefullatency/usefullatency/js/modules/csv"
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
 	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
+	k6fs "github.com/usefullatency/usefullatency/js/modules/fs"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
@@ -36,6 +38,8 @@ var builtin = []struct {
 	{k6websockets.Name, k6websockets.New},
 	{k6websockets.ExperimentalName, k6websockets.New},
 	{k6ws.Name, k6ws.New},
+	{k6fs.Name, k6fs.New},
+	{k6csv.Name, k6csv.New},
 }
 
 func init() {

@@ -52,6 +52,15 @@ type VU interface {
 	// keeps running until the returned function is called, from any
 	// goroutine, with a callback that then runs on the loop.
 	RegisterCallback() func(func() error)
+	// ResolvePath returns the absolute path of a file named as open()
+	// names it: a relative name is resolved against the directory of the
+	// calling module.
+	ResolvePath(name string) string
+	// ReadFile reads the file at an absolute path as open() reads it: from
+	// the test's archive when it runs one, else from the disk, and records
+	// it for `usefullatency archive`. An error for a missing file wraps
+	// fs.ErrNotExist.
+	ReadFile(path string) ([]byte, error)
 }
 
 var (
