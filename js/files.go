@@ -1,6 +1,11 @@
 package js
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/usefullatency/usefullatency/js/modules"
+)
 
 // Files serves the files of a test by name: an absolute local path, or
 // the URL of a remote module. An archive is one (see Config.Files).
@@ -35,3 +40,17 @@ func (b *Bundle) readFile(name string) ([]byte, error) {
 // ReadFile reads name as the bundle reads its modules: from its archive
 // when it runs one, else from the disk or the network.
 func (b *Bundle) ReadFile(name string) ([]byte, error) { return b.readFile(name) }
+
+var _ modules.FileReader = (*VU)(nil)
+
+// ResolvePath returns name made absolute against the directory of the
+// calling module.
+func (vu *VU) ResolvePath(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(filepath.Dir(vu.callerPath()), name)
+}
+
+// ReadFile reads an absolute path as open() does.
+func (vu *VU) ReadFile(path string) ([]byte, error) { return vu.bundle.readFile(path) }

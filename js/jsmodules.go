@@ -6,6 +6,7 @@ import (
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
 	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
+	k6grpc "github.com/usefullatency/usefullatency/js/modules/grpc"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
@@ -36,6 +37,7 @@ var builtin = []struct {
 	{k6websockets.Name, k6websockets.New},
 	{k6websockets.ExperimentalName, k6websockets.New},
 	{k6ws.Name, k6ws.New},
+	{k6grpc.Name, k6grpc.New},
 }
 
 func init() {
