@@ -34,8 +34,8 @@ type Server struct {
 	Addr string
 	// Proto is the absolute path of chat.proto, ProtoDir its directory.
 	Proto, ProtoDir string
-	files *protoregistry.Files
-	svc   protoreflect.ServiceDescriptor
+	files           *protoregistry.Files
+	svc             protoreflect.ServiceDescriptor
 }
 
 // Start starts a plaintext server, stopped when t ends; opts are added to
@@ -107,12 +107,12 @@ func (s *Server) message(name string) *dynamicpb.Message {
 
 // prompt reads the fields of a Prompt.
 type prompt struct {
-	text      string
-	tokens    int
-	failCode  codes.Code
-	hang      bool
-	big       int64
-	blob      []byte
+	text     string
+	tokens   int
+	failCode codes.Code
+	hang     bool
+	big      int64
+	blob     []byte
 }
 
 func readPrompt(m *dynamicpb.Message) prompt {

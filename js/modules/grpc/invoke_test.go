@@ -119,3 +119,23 @@ func TestMisuseThrowsClearErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestMaxReceiveSizeLimitsAResponse(t *testing.T) {
+	mustRun(t, `
+export default function () {
+  client.connect(__ENV.GRPC, { plaintext: true, maxReceiveSize: 64 });
+  const big = client.invoke('chat.v1.Chat/Complete', { text: 'x'.repeat(200) });
+  eq(big.status, grpc.StatusResourceExhausted, 'a response over maxReceiveSize');
+  eq(big.message, null, 'its message');
+  const small = client.invoke('chat.v1.Chat/Complete', { text: 'ok' });
+  eq(small.status, grpc.StatusOK, 'a response under it');
+}`)
+}
+
+func TestBlacklistedIPIsRefused(t *testing.T) {
+	r := runWith(t, prelude+`export default function () { client.connect(__ENV.GRPC, { plaintext: true, timeout: '5s' }); }`,
+		map[string]any{"blacklistIPs": []any{"127.0.0.0/8"}})
+	if r.err == nil || !strings.Contains(r.err.Error(), "ip is blacklisted") {
+		t.Fatalf("error %v, want the blacklist's", r.err)
+	}
+}
