@@ -1,0 +1,42 @@
+package k6grpc_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/usefullatency/usefullatency/internal/grpcdesc/grpctest"
+	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// BenchmarkInvoke measures one unary call through a real VU: the request
+// object converted to a message, the call to the loopback server, its
+// samples, and the Response object built from the reply.
+func BenchmarkInvoke(b *testing.B) {
+	srv := grpctest.Start(b)
+	src := `import grpc from 'k6/net/grpc';
+const client = new grpc.Client();
+client.load(['` + srv.ProtoDir + `'], 'chat.proto');
+export default function () {
+  client.connect('` + srv.Addr + `', { plaintext: true });
+  for (let i = 0; i < ` + strconv.Itoa(b.N) + `; i++) {
+    const res = client.invoke('chat.v1.Chat/Complete', { text: 'hello', big: 42 }, { metadata: { 'x-n': 'v' } });
+    if (res.status !== grpc.StatusOK) throw new Error('status ' + res.status);
+  }
+  client.close();
+}`
+	path := filepath.Join(b.TempDir(), "bench.js")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	vu := jstest.NewVUFile(b, path)
+	b.ReportAllocs()
+	b.ResetTimer()
+	if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{}}); err != nil {
+		b.Fatal(err)
+	}
+}
