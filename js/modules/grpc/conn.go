@@ -2,6 +2,7 @@ package k6grpc
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -34,7 +35,7 @@ func (m *instance) dial(ctx context.Context, addr string, p connectParams) (*grp
 				return nil, err
 			}
 		}
-		creds = &hostCreds{TransportCredentials: credentials.NewTLS(cfg), host: host, last: last}
+		creds = &hostCreds{TransportCredentials: credentials.NewTLS(cfg), cfg: cfg, host: host, last: last}
 	}
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
@@ -108,23 +109,40 @@ func (l *lastError) get() error {
 	return l.err
 }
 
-// hostCreds are TLS credentials whose handshakes name the host they go to
-// (netstack.WithServerName: the tlsAuth option's certificate for it is
-// chosen) and record their failure.
+// hostCreds are TLS credentials whose handshakes name the host they go
+// to (netstack.WithServerName: the tlsAuth option's certificate for it is
+// chosen, which grpc-go's own handshake, run without a context, cannot
+// do), insist on HTTP/2 through ALPN and record their failure. Info,
+// Clone's base and OverrideServerName are grpc-go's.
 type hostCreds struct {
 	credentials.TransportCredentials
+	cfg  *tls.Config
 	host string
 	last *lastError
 }
 
 func (c *hostCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
-	conn, info, err := c.TransportCredentials.ClientHandshake(netstack.WithServerName(ctx, c.host), authority, raw)
-	if err != nil {
-		c.last.set(fmt.Errorf("TLS handshake: %w", err))
+	cfg := c.cfg.Clone()
+	if cfg.ServerName == "" {
+		cfg.ServerName = authority
+		if h, _, err := net.SplitHostPort(authority); err == nil {
+			cfg.ServerName = h
+		}
 	}
-	return conn, info, err
+	conn := tls.Client(raw, cfg)
+	err := conn.HandshakeContext(netstack.WithServerName(ctx, c.host))
+	if err == nil && conn.ConnectionState().NegotiatedProtocol != "h2" {
+		err = errors.New("the server did not choose HTTP/2 through ALPN")
+	}
+	if err != nil {
+		_ = conn.Close()
+		c.last.set(fmt.Errorf("TLS handshake: %w", err))
+		return nil, nil, err
+	}
+	info := credentials.TLSInfo{State: conn.ConnectionState(), CommonAuthInfo: credentials.CommonAuthInfo{SecurityLevel: credentials.PrivacyAndIntegrity}}
+	return conn, info, nil
 }
 
 func (c *hostCreds) Clone() credentials.TransportCredentials {
-	return &hostCreds{TransportCredentials: c.TransportCredentials.Clone(), host: c.host, last: c.last}
+	return &hostCreds{TransportCredentials: c.TransportCredentials.Clone(), cfg: c.cfg.Clone(), host: c.host, last: c.last}
 }

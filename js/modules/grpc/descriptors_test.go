@@ -3,9 +3,11 @@ package k6grpc_test
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/internal/grpcdesc"
@@ -130,5 +132,54 @@ export default function () {
 	}
 	if d := r.of("grpc_req_duration"); len(d) != 1 || !strings.HasPrefix(d[0].Tags["url"], "chat.test:") {
 		t.Errorf("grpc_req_duration: %+v, want one whose url names chat.test", d)
+	}
+}
+
+func TestTLSAuthOptionSendsTheClientCertificateOfTheHost(t *testing.T) {
+	cert, caPEM, err := grpctest.SelfSigned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientCert, clientKey, err := grpctest.SelfSignedPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var presented atomic.Int32
+	creds := grpc.Creds(credentials.NewTLS(&tls.Config{
+		Certificates: []tls.Certificate{cert},
+		ClientAuth:   tls.RequireAnyClientCert,
+		VerifyPeerCertificate: func(raw [][]byte, _ [][]*x509.Certificate) error {
+			presented.Add(1)
+			return nil
+		},
+	}))
+	src := `import grpc from 'k6/net/grpc';
+const client = new grpc.Client();
+client.load([__ENV.PROTO_DIR], 'chat.proto');
+export default function () {
+  client.connect('chat.test:' + __ENV.GRPC.split(':')[1], { tls: { cacerts: __ENV.CA }, authority: 'localhost', timeout: '5s' });
+  const res = client.invoke('chat.v1.Chat/Complete', { text: 'with a client certificate' });
+  if (res.status !== grpc.StatusOK) throw new Error(JSON.stringify(res.error));
+}`
+	for _, domain := range []string{"chat.test", "other.test"} {
+		presented.Store(0)
+		r := runEnv(t, src, map[string]string{"CA": caPEM}, func(r *modules.Run) {
+			r.Options = map[string]any{
+				"hosts":   map[string]any{"chat.test": "127.0.0.1"},
+				"tlsAuth": []any{map[string]any{"domains": []any{domain}, "cert": clientCert, "key": clientKey}},
+			}
+		}, creds)
+		if domain == "other.test" {
+			if r.err == nil || presented.Load() != 0 {
+				t.Errorf("a certificate for another domain was sent (error %v)", r.err)
+			}
+			continue
+		}
+		if r.err != nil {
+			t.Fatalf("%v\n%s", r.err, r.log)
+		}
+		if presented.Load() == 0 {
+			t.Fatal("the server saw no client certificate")
+		}
 	}
 }
