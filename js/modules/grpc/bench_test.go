@@ -7,10 +7,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/usefullatency/usefullatency/internal/grpcdesc"
 	"github.com/usefullatency/usefullatency/internal/grpcdesc/grpctest"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/metrics"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // BenchmarkInvoke measures one unary call through a real VU: the request
@@ -38,5 +44,37 @@ export default function () {
 	b.ResetTimer()
 	if err := vu.RunIteration(context.Background(), js.Iteration{Exec: "default", Tags: metrics.Tags{}}); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkInvokeGo is BenchmarkInvoke's call from Go, without a VU: the
+// floor the module's own cost is measured against.
+func BenchmarkInvokeGo(b *testing.B) {
+	srv := grpctest.Start(b)
+	files, err := grpcdesc.Compile(context.Background(), []string{srv.ProtoDir}, []string{"chat.proto"}, os.ReadFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var methods grpcdesc.Methods
+	methods.Add(files)
+	md, err := methods.Find("chat.v1.Chat/Complete")
+	if err != nil {
+		b.Fatal(err)
+	}
+	conn, err := grpc.NewClient("passthrough:///"+srv.Addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	req := dynamicpb.NewMessage(md.Input())
+	req.Set(md.Input().Fields().ByName("text"), protoreflect.ValueOfString("hello"))
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "x-n", "v")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		resp := dynamicpb.NewMessage(md.Output())
+		if err := conn.Invoke(ctx, "/chat.v1.Chat/Complete", req, resp); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
