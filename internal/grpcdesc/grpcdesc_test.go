@@ -108,7 +108,14 @@ func TestProtosetRoundTripAndMissingImport(t *testing.T) {
 }
 
 func TestReflectListsTheServersMethods(t *testing.T) {
-	srv := grpctest.Start(t)
+	for name, start := range map[string]func(testing.TB, ...grpc.ServerOption) *grpctest.Server{"v1": grpctest.Start, "v1alpha": grpctest.StartV1Alpha} {
+		t.Run(name, func(t *testing.T) { testReflect(t, start(t)) })
+	}
+}
+
+// testReflect checks that Reflect lists the chat server's methods.
+func testReflect(t *testing.T, srv *grpctest.Server) {
+	t.Helper()
 	conn, err := grpc.NewClient("passthrough:///"+srv.Addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)

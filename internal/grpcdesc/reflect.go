@@ -4,42 +4,65 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
-// reflectionService is the service Reflect skips: it describes itself.
-const reflectionService = "grpc.reflection.v1.ServerReflection"
+// reflectionServices are the reflection protocol's versions, newest
+// first: v1alpha's messages are v1's on the wire, only the service's name
+// differs. Reflect skips them in the services a server lists.
+var reflectionServices = []string{"grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"}
 
 // Reflect asks the server of conn for the descriptors of every service it
-// lists, through the reflection protocol (grpc.reflection.v1), with the
-// files they import. ctx bounds the exchange and carries its metadata.
+// lists, through the reflection protocol (grpc.reflection.v1, or v1alpha
+// when the server has only that one), with the files they import. ctx
+// bounds the exchange and carries its metadata.
 func Reflect(ctx context.Context, conn grpc.ClientConnInterface) (*protoregistry.Files, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stream, err := rpb.NewServerReflectionClient(conn).ServerReflectionInfo(ctx)
+	var files map[string]*descriptorpb.FileDescriptorProto
+	var err error
+	for _, svc := range reflectionServices {
+		files, err = reflectWith(ctx, conn, svc)
+		if status.Code(err) != codes.Unimplemented {
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reflection: %w", err)
 	}
-	r := reflector{stream: stream, files: map[string]*descriptorpb.FileDescriptorProto{}}
-	if err := r.collect(); err != nil {
-		return nil, fmt.Errorf("reflection: %w", err)
-	}
-	_ = stream.CloseSend()
 	set := &descriptorpb.FileDescriptorSet{}
-	for _, f := range r.files {
+	for _, f := range files {
 		set.File = append(set.File, f)
 	}
 	return FileSet(set)
 }
 
+// reflectWith runs the exchange with the reflection service svc.
+func reflectWith(ctx context.Context, conn grpc.ClientConnInterface, svc string) (map[string]*descriptorpb.FileDescriptorProto, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	desc := &grpc.StreamDesc{StreamName: "ServerReflectionInfo", ServerStreams: true, ClientStreams: true}
+	stream, err := conn.NewStream(ctx, desc, "/"+svc+"/ServerReflectionInfo")
+	if err != nil {
+		return nil, err
+	}
+	r := reflector{stream: stream, files: map[string]*descriptorpb.FileDescriptorProto{}}
+	if err := r.collect(); err != nil {
+		return nil, err
+	}
+	_ = stream.CloseSend()
+	return r.files, nil
+}
+
 // reflector holds one reflection exchange and the files it received.
 type reflector struct {
-	stream grpc.BidiStreamingClient[rpb.ServerReflectionRequest, rpb.ServerReflectionResponse]
+	stream grpc.ClientStream
 	files  map[string]*descriptorpb.FileDescriptorProto
 }
 
@@ -51,7 +74,7 @@ func (r *reflector) collect() error {
 		return err
 	}
 	for _, s := range resp.GetListServicesResponse().GetService() {
-		if s.GetName() == reflectionService || s.GetName() == "grpc.reflection.v1alpha.ServerReflection" {
+		if slices.Contains(reflectionServices, s.GetName()) {
 			continue
 		}
 		if err := r.fetch(&rpb.ServerReflectionRequest{MessageRequest: &rpb.ServerReflectionRequest_FileContainingSymbol{FileContainingSymbol: s.GetName()}}); err != nil {
@@ -106,11 +129,11 @@ func (r *reflector) fetch(req *rpb.ServerReflectionRequest) error {
 
 // ask sends req and returns its answer; an error answer is an error.
 func (r *reflector) ask(req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
-	if err := r.stream.Send(req); err != nil {
+	if err := r.stream.SendMsg(req); err != nil {
 		return nil, err
 	}
-	resp, err := r.stream.Recv()
-	if err != nil {
+	resp := new(rpb.ServerReflectionResponse)
+	if err := r.stream.RecvMsg(resp); err != nil {
 		return nil, err
 	}
 	if e := resp.GetErrorResponse(); e != nil {

@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
+	rpbalpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -38,11 +39,24 @@ type Server struct {
 	svc             protoreflect.ServiceDescriptor
 }
 
-// Start starts a plaintext server, stopped when t ends; opts are added to
-// the grpc.Server's (credentials, limits).
+// Start starts a server, stopped when t ends; opts are added to the
+// grpc.Server's (credentials, limits). It serves the reflection service
+// grpc.reflection.v1.
 func Start(t testing.TB, opts ...grpc.ServerOption) *Server {
 	t.Helper()
-	s, stop, err := Listen(opts...)
+	return start(t, false, opts)
+}
+
+// StartV1Alpha is Start with the older reflection service,
+// grpc.reflection.v1alpha, only.
+func StartV1Alpha(t testing.TB, opts ...grpc.ServerOption) *Server {
+	t.Helper()
+	return start(t, true, opts)
+}
+
+func start(t testing.TB, alpha bool, opts []grpc.ServerOption) *Server {
+	t.Helper()
+	s, stop, err := listen(alpha, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +65,10 @@ func Start(t testing.TB, opts ...grpc.ServerOption) *Server {
 }
 
 // Listen starts a server outside a test; stop stops it.
-func Listen(opts ...grpc.ServerOption) (*Server, func(), error) {
+func Listen(opts ...grpc.ServerOption) (*Server, func(), error) { return listen(false, opts) }
+
+// listen starts a server with the reflection service v1, or v1alpha.
+func listen(alpha bool, opts []grpc.ServerOption) (*Server, func(), error) {
 	dir := ProtoDir()
 	files, err := grpcdesc.Compile(context.Background(), []string{dir}, []string{"chat.proto"}, os.ReadFile)
 	if err != nil {
@@ -69,7 +86,12 @@ func Listen(opts ...grpc.ServerOption) (*Server, func(), error) {
 	s.Addr = ln.Addr().String()
 	srv := grpc.NewServer(opts...)
 	srv.RegisterService(s.serviceDesc(), s)
-	rpb.RegisterServerReflectionServer(srv, reflection.NewServerV1(reflection.ServerOptions{Services: srv, DescriptorResolver: files}))
+	ropts := reflection.ServerOptions{Services: srv, DescriptorResolver: files}
+	if alpha {
+		rpbalpha.RegisterServerReflectionServer(srv, reflection.NewServer(ropts))
+	} else {
+		rpb.RegisterServerReflectionServer(srv, reflection.NewServerV1(ropts))
+	}
 	go func() { _ = srv.Serve(ln) }()
 	return s, srv.Stop, nil
 }

@@ -139,3 +139,16 @@ func TestBlacklistedIPIsRefused(t *testing.T) {
 		t.Fatalf("error %v, want the blacklist's", r.err)
 	}
 }
+
+func TestCallsInAGroupAndNamedByTagsCarryThem(t *testing.T) {
+	r := mustRun(t, `
+import { group } from 'k6';
+export default function () {
+  client.connect(__ENV.GRPC, { plaintext: true });
+  group('ask', () => client.invoke('chat.v1.Chat/Complete', { text: 'in a group' }, { tags: { name: 'complete' } }));
+}`)
+	d := r.of("grpc_req_duration")
+	if len(d) != 1 || d[0].Tags["group"] != "::ask" || d[0].Tags["name"] != "complete" || !strings.HasSuffix(d[0].Tags["url"], "/chat.v1.Chat/Complete") {
+		t.Fatalf("grpc_req_duration: %+v, want one in ::ask named complete", d)
+	}
+}
