@@ -49,7 +49,11 @@ func (m *instance) clientOf(v sobek.Value) (*client, bool) {
 	if !ok {
 		return nil, false
 	}
-	c, ok := obj.GetSymbol(m.clientKey).Export().(*client)
+	v = obj.GetSymbol(m.clientKey)
+	if v == nil {
+		return nil, false
+	}
+	c, ok := v.Export().(*client)
 	return c, ok
 }
 

@@ -108,6 +108,9 @@ func TestMisuseThrowsClearErrors(t *testing.T) {
 		{"unknown connect param", `client.connect(__ENV.GRPC, { plaintxt: true })`, "params.plaintxt: unknown param"},
 		{"load outside init", `client.load([], 'chat.proto')`, "init context"},
 		{"refused connection", `client.connect('127.0.0.1:1', { plaintext: true, timeout: '5s' })`, "connection refused"},
+		{"stream of a non-client", `client.connect(__ENV.GRPC, { plaintext: true }); new grpc.Stream({}, 'chat.v1.Chat/Generate')`, "client must be a grpc.Client"},
+		{"unknown stream event", `client.connect(__ENV.GRPC, { plaintext: true }); new grpc.Stream(client, 'chat.v1.Chat/Generate').on('status', () => {})`, `unknown event "status"`},
+		{"bad address", `client.connect('no-port', { plaintext: true })`, "want host:port"},
 		{"blocked host", `client.connect('blocked.test:443', { timeout: '5s' })`, "hostname is blocked"},
 	}
 	for _, c := range cases {
