@@ -28,7 +28,8 @@ declare module 'k6/net/grpc' {
   }
 
   export interface Params {
-    metadata?: Record<string, string | string[]>;
+    /** A key ending in '-bin' also takes binary data. */
+    metadata?: Record<string, string | string[] | ArrayBuffer | ArrayBufferView>;
     tags?: Record<string, string | number | boolean>;
     /** A duration string or milliseconds (default '2m'; streams: none). */
     timeout?: string | number;

@@ -155,3 +155,12 @@ export default function () {
 		t.Fatalf("grpc_req_duration: %+v, want one in ::ask named complete", d)
 	}
 }
+
+func TestBinaryMetadataIsSentAsBytes(t *testing.T) {
+	mustRun(t, `
+export default function () {
+  client.connect(__ENV.GRPC, { plaintext: true });
+  const res = client.invoke('chat.v1.Chat/Complete', { text: 'b' }, { metadata: { 'x-raw-bin': new Uint8Array([104, 105]), 'x-buf-bin': new Uint8Array([111, 107]).buffer } });
+  eq([res.message.metadata['x-raw-bin'], res.message.metadata['x-buf-bin']], ['hi', 'ok'], 'binary metadata the server decoded');
+}`)
+}

@@ -146,8 +146,9 @@ func eachParam(rt *sobek.Runtime, v sobek.Value, set func(k string, v sobek.Valu
 }
 
 // parseMetadata reads a metadata object: string values (an array of
-// strings sends the key once per value); keys are lowercased, as gRPC
-// sends them.
+// strings sends the key once per value); a key ending in "-bin" also takes
+// an ArrayBuffer or a typed array, sent as binary (base64 on the wire).
+// Keys are lowercased, as gRPC sends them.
 func parseMetadata(rt *sobek.Runtime, v sobek.Value) (metadata.MD, error) {
 	md := metadata.MD{}
 	if _, ok := v.(*sobek.Object); !ok {
@@ -156,6 +157,12 @@ func parseMetadata(rt *sobek.Runtime, v sobek.Value) (metadata.MD, error) {
 	obj := v.ToObject(rt)
 	for _, k := range obj.Keys() {
 		val := obj.Get(k)
+		if strings.HasSuffix(strings.ToLower(k), "-bin") {
+			if b, ok := modules.Bytes(rt, val); ok {
+				md.Append(k, string(b))
+				continue
+			}
+		}
 		var list []string
 		if _, isArr := val.Export().([]any); isArr && rt.ExportTo(val, &list) == nil {
 			md.Append(k, list...)
