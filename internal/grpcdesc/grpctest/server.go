@@ -35,8 +35,11 @@ type Server struct {
 	Addr string
 	// Proto is the absolute path of chat.proto, ProtoDir its directory.
 	Proto, ProtoDir string
-	files           *protoregistry.Files
-	svc             protoreflect.ServiceDescriptor
+	// Hanging receives, when nobody waits, once per call that started
+	// to hang (Prompt.hang).
+	Hanging chan struct{}
+	files   *protoregistry.Files
+	svc     protoreflect.ServiceDescriptor
 }
 
 // Start starts a server, stopped when t ends; opts are added to the
@@ -78,7 +81,7 @@ func listen(alpha bool, opts []grpc.ServerOption) (*Server, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &Server{Proto: filepath.Join(dir, "chat.proto"), ProtoDir: dir, files: files, svc: d.(protoreflect.ServiceDescriptor)}
+	s := &Server{Proto: filepath.Join(dir, "chat.proto"), ProtoDir: dir, files: files, svc: d.(protoreflect.ServiceDescriptor), Hanging: make(chan struct{}, 16)}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, nil, err
@@ -159,6 +162,7 @@ func (s *Server) complete(_ any, ctx context.Context, dec func(any) error, _ grp
 	}
 	p := readPrompt(in)
 	if p.hang {
+		s.hung()
 		<-ctx.Done()
 		return nil, status.FromContextError(ctx.Err()).Err()
 	}
@@ -188,6 +192,14 @@ func (s *Server) reply(ctx context.Context, text string, big int64, blob []byte)
 	return out
 }
 
+// hung signals a call that hangs.
+func (s *Server) hung() {
+	select {
+	case s.Hanging <- struct{}{}:
+	default:
+	}
+}
+
 // token builds a Token.
 func (s *Server) token(text string, i int) *dynamicpb.Message {
 	t := s.message("Token")
@@ -207,6 +219,7 @@ func (s *Server) generate(_ any, stream grpc.ServerStream) error {
 	p := readPrompt(in)
 	_ = stream.SetHeader(metadata.Pairs("x-served-by", "grpctest"))
 	if p.hang {
+		s.hung()
 		<-stream.Context().Done()
 		return status.FromContextError(stream.Context().Err()).Err()
 	}

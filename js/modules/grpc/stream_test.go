@@ -1,8 +1,13 @@
 package k6grpc_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/usefullatency/usefullatency/internal/grpcdesc/grpctest"
+	"github.com/usefullatency/usefullatency/js/jstest"
+	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 func TestServerStreamDeliversTokensThenEndAndTheIterationWaits(t *testing.T) {
@@ -127,5 +132,32 @@ export default function () {
 }`)
 	if !strings.Contains(r.log, "timed out") {
 		t.Fatalf("no end event: %q", r.log)
+	}
+}
+
+func TestAStoppedIterationCutsItsStreams(t *testing.T) {
+	srv := grpctest.Start(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-srv.Hanging
+		cancel()
+	}()
+	src := prelude + `
+export default function () {
+  client.connect(__ENV.GRPC, { plaintext: true });
+  const s = new grpc.Stream(client, 'chat.v1.Chat/Generate');
+  s.on('end', () => console.log('end dispatched'));
+  s.write({ hang: true });
+  s.end();
+}`
+	r := jstest.Run(ctx, t, src, 1, func(r *modules.Run) {
+		r.Env = map[string]string{"GRPC": srv.Addr, "PROTO_DIR": srv.ProtoDir}
+	})
+	if strings.Contains(r.Log, "end dispatched") {
+		t.Errorf("an event was dispatched after the iteration stopped: %s", r.Log)
+	}
+	if d := jstest.Of(r.Samples, "grpc_req_duration"); len(d) != 1 || d[0].Tags["status"] != "1" {
+		t.Errorf("grpc_req_duration: %+v, want one with status 1 (CANCELED)", d)
 	}
 }
