@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/grpcdesc"
 	"github.com/usefullatency/usefullatency/metrics"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -90,7 +91,7 @@ func (c *client) prepare(method string, req, params sobek.Value, rpcType string)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	full := fullMethod(md)
+	full := grpcdesc.FullMethod(md)
 	return &unaryCall{conn: c.conn, method: full, req: msg, out: md.Output(), params: p, types: types,
 		rec: c.recorder(full, rpcType, p.tags)}, nil
 }
@@ -154,9 +155,4 @@ func (c *client) response(u *unaryCall, o outcome) (sobek.Value, error) {
 	_ = obj.Set("message", msg)
 	_ = obj.Set("error", errv)
 	return obj, nil
-}
-
-// fullMethod is md's name on the wire.
-func fullMethod(md protoreflect.MethodDescriptor) string {
-	return "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
 }

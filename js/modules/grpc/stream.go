@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/grpcdesc"
 	"github.com/usefullatency/usefullatency/metrics"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -84,13 +85,10 @@ func (m *instance) openStream(clientValue sobek.Value, method string, params sob
 	if err != nil {
 		return nil, fmt.Errorf("new Stream(client, %q): %w", method, err)
 	}
-	full := fullMethod(md)
+	full := grpcdesc.FullMethod(md)
 	s := &stream{m: m, method: full, in: md.Input(), out: md.Output(), types: c.methods.Types(),
 		rec: c.recorder(full, "stream", p.tags), handlers: map[string][]sobek.Callable{}, vuCtx: m.vu.Context()}
-	ctx, cancel := context.WithCancel(s.vuCtx)
-	if p.timeoutSet {
-		ctx, cancel = context.WithTimeout(s.vuCtx, p.timeout)
-	}
+	ctx, cancel := streamContext(s.vuCtx, p)
 	s.cancel = cancel
 	wire := &wireBytes{}
 	desc := &grpc.StreamDesc{StreamName: string(md.Name()), ServerStreams: md.IsStreamingServer(), ClientStreams: md.IsStreamingClient()}
@@ -103,6 +101,15 @@ func (m *instance) openStream(clientValue sobek.Value, method string, params sob
 	s.rec.count(func(m *Metrics) *metrics.Metric { return m.streams }, start)
 	s.start, s.wire = start, wire
 	return s, nil
+}
+
+// streamContext is the context of a stream: it ends with the call that
+// opened it, after the params' timeout when they set one, or at cancel.
+func streamContext(parent context.Context, p callParams) (context.Context, context.CancelFunc) {
+	if p.timeoutSet {
+		return context.WithTimeout(parent, p.timeout)
+	}
+	return context.WithCancel(parent)
 }
 
 // on is stream.on(event, handler): handlers of data, error and end run in
