@@ -15,13 +15,15 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // lower rank. A new package gets its line here, and the README's Layout
 // section a line too.
 var layers = map[string]int{
-	"internal/sockstamp":     -3, // socket reads with the kernel's receive (and transmit) stamps
-	"internal/httpsafe":      -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
-	"internal/netstack":      -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
-	"internal/wsconn":        -1, // the WebSocket client connection of k6/websockets and k6/ws
-	"internal/wsconn/wstest": 0,  // the loopback WebSocket echo server of the tests
-	"sse/internal/reactor":   -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
-	"metrics":                0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
+	"internal/sockstamp":         -3, // socket reads with the kernel's receive (and transmit) stamps
+	"internal/httpsafe":          -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
+	"internal/netstack":          -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
+	"internal/wsconn":            -1, // the WebSocket client connection of k6/websockets and k6/ws
+	"internal/wsconn/wstest":     0,  // the loopback WebSocket echo server of the tests
+	"internal/grpcdesc":          -1, // gRPC methods from .proto files (protocompile), protosets and server reflection
+	"internal/grpcdesc/grpctest": 0,  // the loopback gRPC chat server of the tests
+	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
+	"metrics":                    0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"executor":   2,
@@ -39,6 +41,7 @@ var layers = map[string]int{
 	"js/modules/http":       4, // k6/http; Response.html(), submitForm and clickLink use js/modules/html
 	"js/modules/websockets": 3,
 	"js/modules/ws":         4, // k6/ws's legacy API over k6/websockets' dialer and metrics
+	"js/modules/grpc":       3, // k6/net/grpc over internal/grpcdesc and the VU's network stack
 	"js/modules/usefulsse":  3,
 	"js/modules/fs":         3, // k6/experimental/fs: files read once per run, shared by the VUs
 	"js/modules/csv":        4, // k6/experimental/csv: parses the files of js/modules/fs

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/usefullatency/usefullatency/internal/grpcdesc/grpctest"
 	"github.com/usefullatency/usefullatency/internal/wsconn/wstest"
 )
 
@@ -117,11 +118,13 @@ func failedChecks(summary string) []string {
 }
 
 // TestCompatSuite runs every script of compat/ through the binary, with
-// ECHO set to a loopback echo server, and wants k6's exit code and no
-// failed check.
+// ECHO set to a loopback echo server and GRPC to a loopback gRPC server
+// (GRPC_PROTO its .proto file), and wants k6's exit code and no failed
+// check.
 func TestCompatSuite(t *testing.T) {
 	t.Parallel()
 	echo := echoServer(t)
+	chat := grpctest.Start(t)
 	for _, path := range compatScripts(t) {
 		name, _ := filepath.Rel(compatDir, path)
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
@@ -131,7 +134,7 @@ func TestCompatSuite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := invocation{args: []string{"run", "--summary-mode", "full", "--no-color", abs}, env: []string{"ECHO=" + echo.URL}}.run(t)
+			r := invocation{args: []string{"run", "--summary-mode", "full", "--no-color", abs}, env: []string{"ECHO=" + echo.URL, "GRPC=" + chat.Addr, "GRPC_PROTO=" + chat.Proto}}.run(t)
 			if r.code != h.exit {
 				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, h.exit, r.stdout, r.stderr)
 			}
@@ -158,8 +161,9 @@ func TestCompatTable(t *testing.T) {
 	b.WriteString("# The compatibility suite\n\n" +
 		"Each script exercises one documented k6 API or behaviour; its checks and thresholds hold the\n" +
 		"answers k6's documentation gives. `make test` runs every one through the binary\n" +
-		"(`e2e/compat_test.go`, with `ECHO` set to a loopback echo server) and wants k6's exit code and\n" +
-		"no failed check. This table is generated from the scripts' `// compat:` lines\n" +
+		"(`e2e/compat_test.go`, with `ECHO` set to a loopback echo server and `GRPC` to a loopback gRPC\n" +
+		"server, `GRPC_PROTO` its `.proto` file) and wants k6's exit code and no failed check. This\n" +
+		"table is generated from the scripts' `// compat:` lines\n" +
 		"(`UPDATE_COMPAT=1 go test ./e2e -run TestCompatTable` rewrites it).\n\n" +
 		"| script | area | behaviour | exit |\n| --- | --- | --- | --- |\n")
 	for _, path := range compatScripts(t) {

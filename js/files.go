@@ -1,6 +1,8 @@
 package js
 
-import "os"
+import (
+	"os"
+)
 
 // Files serves the files of a test by name: an absolute local path, or
 // the URL of a remote module. An archive is one (see Config.Files).

@@ -76,7 +76,7 @@ func (vu *VU) open(name string, mode ...string) (sobek.Value, error) {
 // resolved against the directory of the calling module.
 func (vu *VU) ResolvePath(name string) string {
 	if filepath.IsAbs(name) {
-		return name
+		return filepath.Clean(name)
 	}
 	return filepath.Join(filepath.Dir(vu.callerPath()), name)
 }

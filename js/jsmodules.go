@@ -8,6 +8,7 @@ import (
 	k6encoding "github.com/usefullatency/usefullatency/js/modules/encoding"
 	k6execution "github.com/usefullatency/usefullatency/js/modules/execution"
 	k6fs "github.com/usefullatency/usefullatency/js/modules/fs"
+	k6grpc "github.com/usefullatency/usefullatency/js/modules/grpc"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
@@ -40,6 +41,7 @@ var builtin = []struct {
 	{k6ws.Name, k6ws.New},
 	{k6fs.Name, k6fs.New},
 	{k6csv.Name, k6csv.New},
+	{k6grpc.Name, k6grpc.New},
 }
 
 func init() {

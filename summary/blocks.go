@@ -15,8 +15,8 @@ type block struct {
 }
 
 // blockTitles are the metric blocks in display order; WEBSOCKET follows
-// NETWORK, as in k6 v1.
-var blockTitles = []string{"CUSTOM", "HTTP", "STREAMING", "EXECUTION", "NETWORK", "WEBSOCKET"}
+// NETWORK, as in k6 v1, and GRPC comes last.
+var blockTitles = []string{"CUSTOM", "HTTP", "STREAMING", "EXECUTION", "NETWORK", "WEBSOCKET", "GRPC"}
 
 // executionMetrics are the built-in metrics of the EXECUTION block.
 var executionMetrics = map[string]bool{
@@ -28,6 +28,12 @@ var executionMetrics = map[string]bool{
 var wsMetrics = map[string]bool{
 	"ws_connecting": true, "ws_session_duration": true, "ws_sessions": true,
 	"ws_ping": true, "ws_msgs_sent": true, "ws_msgs_received": true,
+}
+
+// grpcMetrics are k6's gRPC metrics, the GRPC block.
+var grpcMetrics = map[string]bool{
+	"grpc_req_duration": true, "grpc_streams": true,
+	"grpc_streams_msgs_sent": true, "grpc_streams_msgs_received": true,
 }
 
 // fullOnlyMetrics are the built-in metrics the compact summary leaves out
@@ -59,6 +65,8 @@ func blockOf(name string) string {
 		return "NETWORK"
 	case wsMetrics[name]:
 		return "WEBSOCKET"
+	case grpcMetrics[name]:
+		return "GRPC"
 	}
 	return "CUSTOM"
 }

@@ -55,7 +55,7 @@ const (
 //	█ WHERE THE TIME GOES  per bucket: p50/p95/p99 of queue … complete,
 //	                 useful-reached and failure rates (streaming runs only)
 //	█ TOTAL RESULTS  checks_total/succeeded/failed and the checks, then the
-//	                 metric blocks CUSTOM, HTTP, STREAMING, EXECUTION, NETWORK, WEBSOCKET
+//	                 metric blocks CUSTOM, HTTP, STREAMING, EXECUTION, NETWORK, WEBSOCKET, GRPC
 //	█ GROUP: name    per group with checks: its checks, subgroups as ↳ GROUP
 //
 // Sections without content are left out, except TOTAL RESULTS. The text

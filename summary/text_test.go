@@ -218,6 +218,7 @@ func TestWebSocketMetricsHaveTheirBlock(t *testing.T) {
 	for name, want := range map[string]string{
 		"ws_connecting": "WEBSOCKET", "ws_msgs_received": "WEBSOCKET", "ws_session_duration": "WEBSOCKET",
 		"ws_custom_thing": "CUSTOM", "data_sent": "NETWORK",
+		"grpc_req_duration": "GRPC", "grpc_streams": "GRPC", "grpc_streams_msgs_received": "GRPC", "grpc_custom": "CUSTOM",
 	} {
 		if got := blockOf(name); got != want {
 			t.Errorf("blockOf(%q) = %q, want %q", name, got, want)
