@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.opentelemetry.io/otel/attribute"
 	otelmetric "go.opentelemetry.io/otel/metric"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -13,7 +12,7 @@ import (
 // otelInstrument records the samples of one k6 metric into the OpenTelemetry
 // instrument(s) k6 maps its type to.
 type otelInstrument interface {
-	record(ctx context.Context, value float64, kvs []attribute.KeyValue)
+	record(ctx context.Context, value float64, a *otelAttrs)
 }
 
 // otelInstruments creates one instrument per k6 metric on first use and
@@ -24,13 +23,12 @@ type otelInstruments struct {
 	prefix               string
 	singleCounterForRate bool
 	byMetric             map[*metrics.Metric]otelInstrument
-	// kvs is reused for the attributes of each sample.
-	kvs []attribute.KeyValue
+	attrs                *otelAttrCache
 }
 
 func newOtelInstruments(meter otelmetric.Meter, cfg otelConfig) *otelInstruments {
 	return &otelInstruments{meter: meter, prefix: cfg.prefix, singleCounterForRate: cfg.singleCounterForRate,
-		byMetric: map[*metrics.Metric]otelInstrument{}}
+		byMetric: map[*metrics.Metric]otelInstrument{}, attrs: newOtelAttrCache()}
 }
 
 // record adds one sample to its metric's instrument; every tag with a
@@ -40,13 +38,7 @@ func (in *otelInstruments) record(ctx context.Context, s metrics.Sample) error {
 	if err != nil {
 		return err
 	}
-	in.kvs = in.kvs[:0]
-	for k, v := range s.Tags {
-		if v != "" {
-			in.kvs = append(in.kvs, attribute.String(k, v))
-		}
-	}
-	inst.record(ctx, s.Value, in.kvs)
+	inst.record(ctx, s.Value, in.attrs.of(s.Tags))
 	return nil
 }
 
@@ -108,46 +100,31 @@ func otelUnit(c metrics.ValueType) string {
 
 type otelCounter struct{ c otelmetric.Float64Counter }
 
-func (o otelCounter) record(ctx context.Context, v float64, kvs []attribute.KeyValue) {
-	o.c.Add(ctx, v, otelmetric.WithAttributes(kvs...))
-}
+func (o otelCounter) record(ctx context.Context, v float64, a *otelAttrs) { o.c.Add(ctx, v, a.opt) }
 
 type otelGauge struct{ g otelmetric.Float64Gauge }
 
-func (o otelGauge) record(ctx context.Context, v float64, kvs []attribute.KeyValue) {
-	o.g.Record(ctx, v, otelmetric.WithAttributes(kvs...))
-}
+func (o otelGauge) record(ctx context.Context, v float64, a *otelAttrs) { o.g.Record(ctx, v, a.opt) }
 
 type otelHistogram struct{ h otelmetric.Float64Histogram }
 
-func (o otelHistogram) record(ctx context.Context, v float64, kvs []attribute.KeyValue) {
-	o.h.Record(ctx, v, otelmetric.WithAttributes(kvs...))
-}
+func (o otelHistogram) record(ctx context.Context, v float64, a *otelAttrs) { o.h.Record(ctx, v, a.opt) }
 
 // otelRate counts a Rate's samples by condition: "nonzero" for a value
 // other than 0, "zero" for 0.
-type otelRate struct {
-	counter otelmetric.Int64Counter
-	kvs     []attribute.KeyValue
-}
+type otelRate struct{ counter otelmetric.Int64Counter }
 
-func (o *otelRate) record(ctx context.Context, v float64, kvs []attribute.KeyValue) {
-	cond := "zero"
-	if v != 0 {
-		cond = "nonzero"
-	}
-	o.kvs = append(append(o.kvs[:0], kvs...), attribute.String("condition", cond))
-	o.counter.Add(ctx, 1, otelmetric.WithAttributes(o.kvs...))
+func (o *otelRate) record(ctx context.Context, v float64, a *otelAttrs) {
+	o.counter.Add(ctx, 1, a.condition(v != 0))
 }
 
 // otelRatePair is the legacy form of a Rate: name.occurred counts the
 // non-zero samples, name.total all of them.
 type otelRatePair struct{ occurred, total otelmetric.Int64Counter }
 
-func (o otelRatePair) record(ctx context.Context, v float64, kvs []attribute.KeyValue) {
-	opt := otelmetric.WithAttributes(kvs...)
+func (o otelRatePair) record(ctx context.Context, v float64, a *otelAttrs) {
 	if v != 0 {
-		o.occurred.Add(ctx, 1, opt)
+		o.occurred.Add(ctx, 1, a.opt)
 	}
-	o.total.Add(ctx, 1, opt)
+	o.total.Add(ctx, 1, a.opt)
 }
