@@ -108,7 +108,9 @@ func (o otelGauge) record(ctx context.Context, v float64, a *otelAttrs) { o.g.Re
 
 type otelHistogram struct{ h otelmetric.Float64Histogram }
 
-func (o otelHistogram) record(ctx context.Context, v float64, a *otelAttrs) { o.h.Record(ctx, v, a.opt) }
+func (o otelHistogram) record(ctx context.Context, v float64, a *otelAttrs) {
+	o.h.Record(ctx, v, a.opt)
+}
 
 // otelRate counts a Rate's samples by condition: "nonzero" for a value
 // other than 0, "zero" for 0.
