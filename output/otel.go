@@ -75,7 +75,7 @@ func newOtel(p Params) (Output, error) {
 			sdkmetric.WithInterval(cfg.exportInterval), sdkmetric.WithTimeout(otelExportTimeout))),
 	)
 	o := &Otel{typ: p.Type, cfg: cfg, provider: provider, exporter: exp, stopTimeout: otelExportTimeout + time.Second}
-	o.instruments = newOtelInstruments(provider.Meter("k6"), cfg)
+	o.instruments = newOtelInstruments(provider.Meter("k6"), cfg, p.Type, log)
 	o.buf = newBuffer(cfg.flushInterval, o.record)
 	return o, nil
 }
@@ -144,26 +144,23 @@ func (o *Otel) AddSamples(s []metrics.Sample) { o.buf.add(s) }
 func (o *Otel) record(batch []metrics.Sample) error {
 	ctx := context.Background()
 	for _, s := range batch {
-		if s.Metric == nil || s.Metric.Parent != nil {
-			continue
-		}
-		if err := o.instruments.record(ctx, s); err != nil {
-			return err
+		if s.Metric != nil && s.Metric.Parent == nil {
+			o.instruments.record(ctx, s)
 		}
 	}
 	return nil
 }
 
 // Stop records what is buffered, exports once more (within stopTimeout)
-// and prints one warning when exports failed. It returns only an error of
-// the instruments: a collector that cannot be reached never fails the run.
+// and prints one warning when exports failed. It returns nil: a collector
+// that cannot be reached never fails the run.
 func (o *Otel) Stop() error {
-	err := o.buf.stop()
+	_ = o.buf.stop() // record never fails
 	ctx, cancel := context.WithTimeout(context.Background(), o.stopTimeout)
 	defer cancel()
 	_ = o.provider.Shutdown(ctx) // export failures are counted by o.exporter
 	o.exporter.summarize()
-	return err
+	return nil
 }
 
 // otelExporter wraps the SDK's exporter to count exports and failures and

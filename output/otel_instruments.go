@@ -3,6 +3,7 @@ package output
 import (
 	"context"
 	"fmt"
+	"io"
 
 	otelmetric "go.opentelemetry.io/otel/metric"
 
@@ -24,35 +25,40 @@ type otelInstruments struct {
 	singleCounterForRate bool
 	byMetric             map[*metrics.Metric]otelInstrument
 	attrs                *otelAttrCache
+	// log receives one warning per metric the SDK refuses.
+	log io.Writer
+	// name is the output's type, for warnings.
+	name string
 }
 
-func newOtelInstruments(meter otelmetric.Meter, cfg otelConfig) *otelInstruments {
+func newOtelInstruments(meter otelmetric.Meter, cfg otelConfig, name string, log io.Writer) *otelInstruments {
 	return &otelInstruments{meter: meter, prefix: cfg.prefix, singleCounterForRate: cfg.singleCounterForRate,
-		byMetric: map[*metrics.Metric]otelInstrument{}, attrs: newOtelAttrCache()}
+		byMetric: map[*metrics.Metric]otelInstrument{}, attrs: newOtelAttrCache(), name: name, log: log}
 }
 
 // record adds one sample to its metric's instrument; every tag with a
 // non-empty value becomes an attribute.
-func (in *otelInstruments) record(ctx context.Context, s metrics.Sample) error {
-	inst, err := in.instrument(s.Metric)
-	if err != nil {
-		return err
+func (in *otelInstruments) record(ctx context.Context, s metrics.Sample) {
+	if inst := in.instrument(s.Metric); inst != nil {
+		inst.record(ctx, s.Value, in.attrs.of(s.Tags))
 	}
-	inst.record(ctx, s.Value, in.attrs.of(s.Tags))
-	return nil
 }
 
-// instrument returns the metric's instrument, creating it the first time.
-func (in *otelInstruments) instrument(m *metrics.Metric) (otelInstrument, error) {
-	if inst, ok := in.byMetric[m]; ok {
-		return inst, nil
+// instrument returns the metric's instrument, creating it the first time;
+// nil, after one warning, for a metric the SDK refuses (e.g. a name that
+// is not a valid instrument name): its samples are not exported.
+func (in *otelInstruments) instrument(m *metrics.Metric) otelInstrument {
+	inst, ok := in.byMetric[m]
+	if ok {
+		return inst
 	}
 	inst, err := in.create(m)
 	if err != nil {
-		return nil, fmt.Errorf("metric %s: %w", m.Name, err)
+		fmt.Fprintf(in.log, "WARN %s: metric %s is not exported: %s\n", in.name, in.prefix+m.Name, err)
+		inst = nil
 	}
 	in.byMetric[m] = inst
-	return inst, nil
+	return inst
 }
 
 // create maps a k6 metric type to instruments as k6 documents it: Counter

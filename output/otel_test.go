@@ -477,3 +477,33 @@ func BenchmarkOtelRecord(b *testing.B) {
 		})
 	}
 }
+
+// TestOtelRefusedName checks that a k6 metric name the SDK refuses (a
+// space is valid in k6, not in OpenTelemetry) costs one warning and its
+// own samples, not the others.
+func TestOtelRefusedName(t *testing.T) {
+	rcv := otlptest.StartGRPC(t)
+	log := &syncBuffer{}
+	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true"}, log)
+	reg := metrics.NewRegistry()
+	bad := reg.MustNewMetric("_cart_items", metrics.Counter)
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	o.AddSamples([]metrics.Sample{{Metric: bad, Value: 1}, {Metric: bad, Value: 2}})
+	o.AddSamples(otelSamples())
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(log.String(), "WARN experimental-opentelemetry: metric _cart_items is not exported"); n != 1 {
+		t.Errorf("%d warnings for the refused name, want 1:\n%s", n, log)
+	}
+	e, ok := rcv.Last()
+	if !ok {
+		t.Fatal("the collector received nothing")
+	}
+	ms := e.Metrics()
+	if _, ok := ms["_cart_items"]; ok || ms["http_reqs"] == nil {
+		t.Errorf("metrics %v: want http_reqs and not the refused name", slices.Sorted(maps.Keys(ms)))
+	}
+}
