@@ -507,3 +507,29 @@ func TestOtelRefusedName(t *testing.T) {
 		t.Errorf("metrics %v: want http_reqs and not the refused name", slices.Sorted(maps.Keys(ms)))
 	}
 }
+
+// TestOtelDeltaTemporality checks that the SDK's own variable
+// OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta, which no
+// K6_OTEL_* variable overrides, turns counters and histograms to delta.
+func TestOtelDeltaTemporality(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "delta")
+	rcv := otlptest.StartGRPC(t)
+	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true"}, nil)
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	o.AddSamples(otelSamples())
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := rcv.Last()
+	if !ok {
+		t.Fatal("the collector received nothing")
+	}
+	ms := e.Metrics()
+	delta := metricpb.AggregationTemporality_AGGREGATION_TEMPORALITY_DELTA
+	if ms["http_reqs"].GetSum().GetAggregationTemporality() != delta || ms["usefulsse_first_text"].GetHistogram().GetAggregationTemporality() != delta {
+		t.Errorf("http_reqs %v, usefulsse_first_text %v; want delta", ms["http_reqs"].GetSum().GetAggregationTemporality(),
+			ms["usefulsse_first_text"].GetHistogram().GetAggregationTemporality())
+	}
+}
