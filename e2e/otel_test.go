@@ -147,3 +147,33 @@ func TestOpenTelemetryOutputUnreachable(t *testing.T) {
 		t.Errorf("the run took %s", r.elapsed)
 	}
 }
+
+// TestOpenTelemetryOutputInterrupted stops a run with SIGINT while the
+// export interval is far away: only the export at the end can land the
+// data, and it holds every iteration the summary counts.
+func TestOpenTelemetryOutputInterrupted(t *testing.T) {
+	t.Parallel()
+	rcv := otlptest.StartHTTP(t, "/v1/metrics")
+	out := filepath.Join(t.TempDir(), "export.json")
+	inv := invocation{
+		args: []string{"run", "-q", "-o", "experimental-opentelemetry", "--summary-export", out, script("signal.js")},
+		env: []string{"K6_OTEL_EXPORTER_TYPE=http", "K6_OTEL_HTTP_EXPORTER_ENDPOINT=" + rcv.Endpoint,
+			"K6_OTEL_HTTP_EXPORTER_INSECURE=true", "K6_OTEL_EXPORT_INTERVAL=1h"},
+	}
+	r := inv.interrupted(t)
+	r.wantCode(t, 105)
+	want := number(t, export(t, out), "metrics", "iterations", "count")
+	if want < 5 {
+		t.Fatalf("only %v iterations before the signal", want)
+	}
+	if n := len(rcv.All()); n != 1 {
+		t.Errorf("%d exports, want the one at the end", n)
+	}
+	last, ok := rcv.Last()
+	if !ok {
+		t.Fatal("the collector received nothing")
+	}
+	if got := otelSum(t, last.Metrics(), "iterations", nil); got != want {
+		t.Errorf("the collector has %v iterations, the summary %v", got, want)
+	}
+}
