@@ -533,3 +533,35 @@ func TestOtelDeltaTemporality(t *testing.T) {
 			ms["usefulsse_first_text"].GetHistogram().GetAggregationTemporality())
 	}
 }
+
+// TestOtelTLS sends over HTTPS to a collector whose certificate is signed
+// by K6_OTEL_TLS_CERTIFICATE; without it the system roots refuse the
+// certificate and the export fails with a warning.
+func TestOtelTLS(t *testing.T) {
+	rcv, ca := otlptest.StartHTTPS(t, "/v1/metrics")
+	env := map[string]string{"K6_OTEL_EXPORTER_TYPE": "http", "K6_OTEL_HTTP_EXPORTER_ENDPOINT": rcv.Endpoint}
+	for _, trusted := range []bool{true, false} {
+		if trusted {
+			env["K6_OTEL_TLS_CERTIFICATE"] = ca
+		} else {
+			delete(env, "K6_OTEL_TLS_CERTIFICATE")
+		}
+		log := &syncBuffer{}
+		o := newTestOtel(t, env, log)
+		if err := o.Start(); err != nil {
+			t.Fatal(err)
+		}
+		o.AddSamples(otelSamples())
+		before := len(rcv.All())
+		if err := o.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		received := len(rcv.All()) - before
+		if trusted && (received != 1 || log.String() != "") {
+			t.Errorf("with the CA: %d exports received, log:\n%s", received, log)
+		}
+		if !trusted && (received != 0 || !strings.Contains(log.String(), "1 of 1 exports")) {
+			t.Errorf("without the CA: %d exports received, log:\n%s", received, log)
+		}
+	}
+}

@@ -6,9 +6,14 @@ package otlptest
 
 import (
 	"context"
+	"encoding/pem"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -87,6 +92,32 @@ func StartHTTP(t testing.TB, path string) *Receiver {
 	r := newReceiver()
 	l := listen(t)
 	r.Endpoint = l.Addr().String()
+	srv := &http.Server{Handler: r.handler(path)}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return r
+}
+
+// StartHTTPS serves OTLP/HTTP over TLS with a self-signed certificate for
+// 127.0.0.1, written as PEM to the returned file (the CA a client trusts).
+func StartHTTPS(t testing.TB, path string) (r *Receiver, caFile string) {
+	t.Helper()
+	r = newReceiver()
+	srv := httptest.NewUnstartedServer(r.handler(path))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are what some tests want
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	r.Endpoint = srv.Listener.Addr().String()
+	caFile = filepath.Join(t.TempDir(), "otlp-ca.pem")
+	block := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(caFile, block, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return r, caFile
+}
+
+// handler decodes the exports posted to path.
+func (r *Receiver) handler(path string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+path, func(w http.ResponseWriter, req *http.Request) {
 		body, err := io.ReadAll(req.Body)
@@ -108,10 +139,7 @@ func StartHTTP(t testing.TB, path string) *Receiver {
 		w.Header().Set("Content-Type", "application/x-protobuf")
 		_, _ = w.Write(out)
 	})
-	srv := &http.Server{Handler: mux}
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return r
+	return mux
 }
 
 // metricsService is the collector's MetricsService over a Receiver.
