@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
@@ -66,6 +67,7 @@ func newOtel(p Params) (Output, error) {
 	if log == nil {
 		log = io.Discard
 	}
+	routeSDKErrors.Do(func() { otel.SetErrorHandler(sdkErrorHandler{log: log}) })
 	exp := &otelExporter{Exporter: inner, log: log, name: p.Type, endpoint: cfg.describeEndpoint()}
 	res := resource.NewSchemaless(attribute.String("service.name", cfg.serviceName), attribute.String("service.version", cfg.serviceVersion))
 	provider := sdkmetric.NewMeterProvider(
@@ -161,6 +163,19 @@ func (o *Otel) Stop() error {
 	_ = o.provider.Shutdown(ctx) // export failures are counted by o.exporter
 	o.exporter.summarize()
 	return nil
+}
+
+// routeSDKErrors installs sdkErrorHandler once per process.
+var routeSDKErrors sync.Once
+
+// sdkErrorHandler prints the errors the SDK reports through its global
+// handler (which would otherwise go to the standard logger) as redacted
+// WARN lines on the log of the first OpenTelemetry output. Export errors
+// do not come here: otelExporter reports them.
+type sdkErrorHandler struct{ log io.Writer }
+
+func (h sdkErrorHandler) Handle(err error) {
+	fmt.Fprintf(h.log, "WARN opentelemetry SDK: %s\n", redact.Text(strings.Join(strings.Fields(err.Error()), " ")))
 }
 
 // otelExporter wraps the SDK's exporter to count exports and failures and

@@ -565,3 +565,62 @@ func TestOtelTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestOtelMaxSeries checks K6_OTEL_MAX_SERIES: beyond the cap a metric's
+// samples are counted in the overflow series, so its total is kept.
+func TestOtelMaxSeries(t *testing.T) {
+	rcv := otlptest.StartGRPC(t)
+	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true",
+		"K6_OTEL_MAX_SERIES": "3"}, nil)
+	reg := metrics.NewRegistry()
+	reqs := reg.MustNewMetric("http_reqs", metrics.Counter)
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		o.AddSamples([]metrics.Sample{{Metric: reqs, Tags: metrics.Tags{"id": strconv.Itoa(i)}, Value: 1}})
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := rcv.Last()
+	if !ok {
+		t.Fatal("the collector received nothing")
+	}
+	dps := e.Metrics()["http_reqs"].GetSum().GetDataPoints()
+	var total float64
+	overflow := false
+	for _, dp := range dps {
+		total += dp.GetAsDouble()
+		for _, kv := range dp.GetAttributes() {
+			overflow = overflow || kv.GetKey() == "otel.metric.overflow" && kv.GetValue().GetBoolValue()
+		}
+	}
+	if len(dps) != 3 || !overflow || total != 10 {
+		t.Errorf("%d points (overflow %v) totalling %v; want 3 with the overflow series, totalling 10", len(dps), overflow, total)
+	}
+}
+
+// TestOtelEndpointURL checks endpoints given as URLs: http:// means no TLS
+// and, for OTLP/HTTP, the URL's path is the one posted to.
+func TestOtelEndpointURL(t *testing.T) {
+	grpcRcv, httpRcv := otlptest.StartGRPC(t), otlptest.StartHTTP(t, "/collector/metrics")
+	cases := map[*otlptest.Receiver]map[string]string{
+		grpcRcv: {"K6_OTEL_GRPC_EXPORTER_ENDPOINT": "http://" + grpcRcv.Endpoint},
+		httpRcv: {"K6_OTEL_EXPORTER_TYPE": "http", "K6_OTEL_HTTP_EXPORTER_ENDPOINT": "http://" + httpRcv.Endpoint + "/collector/metrics"},
+	}
+	for rcv, env := range cases {
+		log := &syncBuffer{}
+		o := newTestOtel(t, env, log)
+		if err := o.Start(); err != nil {
+			t.Fatal(err)
+		}
+		o.AddSamples(otelSamples())
+		if err := o.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rcv.Last(); !ok || log.String() != "" {
+			t.Errorf("%v: received %v, log:\n%s", env, ok, log)
+		}
+	}
+}
