@@ -341,9 +341,16 @@ func TestOtelUnreachableCollector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = stalled.Close() })
-	var accepted []net.Conn // held open, never read
-	go func() {
+	done := make(chan struct{})
+	t.Cleanup(func() { _ = stalled.Close(); <-done })
+	go func() { // connections are held open, never read, closed at the end
+		defer close(done)
+		var accepted []net.Conn
+		defer func() {
+			for _, c := range accepted {
+				_ = c.Close()
+			}
+		}()
 		for {
 			c, err := stalled.Accept()
 			if err != nil {
