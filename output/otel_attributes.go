@@ -3,7 +3,6 @@ package output
 import (
 	"reflect"
 	"slices"
-	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 	otelmetric "go.opentelemetry.io/otel/metric"
@@ -47,7 +46,7 @@ type otelAttrCache struct {
 	lastAttrs *otelAttrs
 	byKey     map[string]*otelAttrs
 	keys      []string
-	key       strings.Builder
+	key       []byte
 }
 
 func newOtelAttrCache() *otelAttrCache { return &otelAttrCache{byKey: map[string]*otelAttrs{}} }
@@ -64,14 +63,12 @@ func (c *otelAttrCache) of(tags metrics.Tags) *otelAttrs {
 		}
 	}
 	slices.Sort(c.keys)
-	c.key.Reset()
+	c.key = c.key[:0]
 	for _, k := range c.keys {
-		c.key.WriteString(k)
-		c.key.WriteByte(0xff) // never in UTF-8
-		c.key.WriteString(tags[k])
-		c.key.WriteByte(0xff)
+		c.key = append(append(c.key, k...), 0xff) // 0xff never occurs in UTF-8
+		c.key = append(append(c.key, tags[k]...), 0xff)
 	}
-	a, ok := c.byKey[c.key.String()]
+	a, ok := c.byKey[string(c.key)] // no copy for a lookup
 	if !ok {
 		kvs := make([]attribute.KeyValue, len(c.keys))
 		for i, k := range c.keys {
@@ -82,7 +79,7 @@ func (c *otelAttrCache) of(tags metrics.Tags) *otelAttrs {
 		if len(c.byKey) >= otelAttrCacheSize {
 			clear(c.byKey)
 		}
-		c.byKey[c.key.String()] = a
+		c.byKey[string(c.key)] = a
 	}
 	c.last, c.lastAttrs = tags, a
 	return a
