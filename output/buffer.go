@@ -22,21 +22,37 @@ type buffer struct {
 	// aggregated every interval. False by default: an empty batch is
 	// skipped.
 	flushIdle bool
-	done      chan struct{}
-	stopped   chan struct{}
-	started   bool
-	err       error
+	// max, when > 0, bounds the samples held between two flushes: the
+	// samples of a batch that does not fit are dropped and counted in
+	// dropped. Zero (the default) holds every sample.
+	max     int
+	dropped int64
+	done    chan struct{}
+	stopped chan struct{}
+	started bool
+	err     error
 }
 
 func newBuffer(interval time.Duration, flush func([]metrics.Sample) error) *buffer {
 	return &buffer{interval: interval, flush: flush, done: make(chan struct{}), stopped: make(chan struct{})}
 }
 
-// add appends copies of the samples.
+// add appends copies of the samples, unless they exceed max.
 func (b *buffer) add(samples []metrics.Sample) {
 	b.mu.Lock()
-	b.samples = append(b.samples, samples...)
+	if b.max > 0 && len(b.samples)+len(samples) > b.max {
+		b.dropped += int64(len(samples))
+	} else {
+		b.samples = append(b.samples, samples...)
+	}
 	b.mu.Unlock()
+}
+
+// droppedSamples returns how many samples add dropped so far.
+func (b *buffer) droppedSamples() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
 }
 
 // start runs the periodic flushes.

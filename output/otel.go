@@ -26,6 +26,11 @@ func init() {
 	register("opentelemetry", newOtel) // k6 ≥ 1.4's name of the same output
 }
 
+// otelMaxBuffered bounds the samples held between two flushes (about 56
+// bytes each, so ~56 MB); a run that outpaces the recording loses samples
+// from the output, counted in a warning, rather than growing without end.
+const otelMaxBuffered = 1_000_000
+
 // otelExportTimeout bounds one export, so a collector that accepts and
 // never answers delays an export (and the end of the run) by at most this.
 const otelExportTimeout = 10 * time.Second
@@ -79,6 +84,7 @@ func newOtel(p Params) (Output, error) {
 	o := &Otel{typ: p.Type, cfg: cfg, provider: provider, exporter: exp, stopTimeout: otelExportTimeout + time.Second}
 	o.instruments = newOtelInstruments(provider.Meter("k6"), cfg, p.Type, log)
 	o.buf = newBuffer(cfg.flushInterval, o.record)
+	o.buf.max = otelMaxBuffered
 	return o, nil
 }
 
@@ -158,6 +164,10 @@ func (o *Otel) record(batch []metrics.Sample) error {
 // that cannot be reached never fails the run.
 func (o *Otel) Stop() error {
 	_ = o.buf.stop() // record never fails
+	if n := o.buf.droppedSamples(); n > 0 {
+		fmt.Fprintf(o.exporter.log, "WARN %s: %d samples were not exported: more than %d arrived between two flushes (K6_OTEL_FLUSH_INTERVAL)\n",
+			o.typ, n, o.buf.max)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.stopTimeout)
 	defer cancel()
 	_ = o.provider.Shutdown(ctx) // export failures are counted by o.exporter

@@ -631,3 +631,32 @@ func TestOtelEndpointURL(t *testing.T) {
 		}
 	}
 }
+
+// TestOtelBoundedBuffer checks that samples beyond the buffer's bound are
+// dropped from the output and counted in a warning, the others exported.
+func TestOtelBoundedBuffer(t *testing.T) {
+	rcv := otlptest.StartGRPC(t)
+	log := &syncBuffer{}
+	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true",
+		"K6_OTEL_FLUSH_INTERVAL": "1h"}, log)
+	o.buf.max = 20
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // 12 samples each: only the first batch fits
+		o.AddSamples(otelSamples())
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "WARN experimental-opentelemetry: 24 samples were not exported: more than 20 arrived") {
+		t.Errorf("log:\n%s", log)
+	}
+	e, ok := rcv.Last()
+	if !ok {
+		t.Fatal("the collector received nothing")
+	}
+	if got := number(pointsBy(t, e.Metrics()["http_reqs"], "bucket")["qa"]); got != 2 {
+		t.Errorf("http_reqs{bucket=qa} = %v, want the first batch's 2", got)
+	}
+}
