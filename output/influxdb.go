@@ -52,12 +52,6 @@ type InfluxDB struct {
 
 var _ Output = (*InfluxDB)(nil)
 
-// influxTimeout bounds one request to InfluxDB.
-const influxTimeout = 5 * time.Second
-
-// influxStopGrace bounds how long Stop waits for the last writes.
-const influxStopGrace = 10 * time.Second
-
 func newInfluxDB(p Params) (Output, error) {
 	cfg, err := influxSettings(p)
 	if err != nil {
@@ -105,7 +99,7 @@ func (o *InfluxDB) AddSamples(s []metrics.Sample) {
 // interval; at Stop it writes the rest.
 func (o *InfluxDB) loop() {
 	defer close(o.stopped)
-	ctx, cancel := context.WithTimeout(o.ctx, influxTimeout)
+	ctx, cancel := context.WithTimeout(o.ctx, o.cfg.timeout)
 	if err := o.client.createDatabase(ctx); err != nil {
 		o.failed(err, 0)
 	}
@@ -165,7 +159,7 @@ func (o *InfluxDB) writeAll(batch []metrics.Sample) {
 		if points == 0 {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(o.ctx, influxTimeout)
+		ctx, cancel := context.WithTimeout(o.ctx, o.cfg.timeout)
 		err := o.client.write(ctx, body)
 		cancel()
 		o.statsMu.Lock()
@@ -219,12 +213,12 @@ func (o *InfluxDB) message(err error) string {
 	return redact.Text(msg)
 }
 
-// Stop writes what is buffered, waiting at most influxStopGrace for the
+// Stop writes what is buffered, waiting at most cfg.stopGrace for the
 // writes in flight and the last ones, and prints one WARN line with what
 // was lost or dropped, if anything. It never returns an error: a server
 // that is down must not fail the run.
 func (o *InfluxDB) Stop() error {
-	grace := time.AfterFunc(influxStopGrace, o.cancel)
+	grace := time.AfterFunc(o.cfg.stopGrace, o.cancel)
 	defer grace.Stop()
 	defer o.cancel()
 	if o.started {

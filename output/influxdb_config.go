@@ -45,6 +45,12 @@ type influxConfig struct {
 	// batchSize is the most points one write request carries: InfluxDB
 	// refuses bodies over 25 MB by default.
 	batchSize int
+	// timeout bounds one request. Defaults to 5s.
+	timeout time.Duration
+	// stopGrace bounds how long Stop waits for the writes in flight and the
+	// last ones: a server that never answers delays the end of the run by
+	// at most this much. Defaults to 5s.
+	stopGrace time.Duration
 }
 
 // defaultInfluxURL is where k6 writes without an argument.
@@ -67,7 +73,7 @@ var precisions = map[string]struct {
 func influxSettings(p Params) (influxConfig, error) {
 	cfg := influxConfig{
 		url: p.Arg, interval: time.Second, concurrentWrites: 4, precision: "ns",
-		maxBuffered: 1_000_000, batchSize: 10_000,
+		maxBuffered: 1_000_000, batchSize: 10_000, timeout: 5 * time.Second, stopGrace: 5 * time.Second,
 	}
 	if cfg.url == "" {
 		cfg.url = defaultInfluxURL

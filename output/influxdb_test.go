@@ -1,0 +1,266 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/usefullatency/usefullatency/internal/influxtest"
+	"github.com/usefullatency/usefullatency/metrics"
+)
+
+// syncBuffer is a log the output writes from its goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newInfluxForTest builds an influxdb output on url with env.
+func newInfluxForTest(t *testing.T, url string, env map[string]string) (*InfluxDB, *syncBuffer) {
+	t.Helper()
+	log := &syncBuffer{}
+	o, err := New("influxdb="+url, Params{Env: env, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.(*InfluxDB), log
+}
+
+// TestInfluxDBRoundTrip writes samples through the output into a real
+// influxd and reads them back with InfluxQL: the database is created,
+// every sample is a point of its metric's measurement with its tags,
+// value and timestamp (ns), url/vu/iter are typed fields, and names with
+// characters line protocol escapes come back as they were.
+func TestInfluxDBRoundTrip(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	o, log := newInfluxForTest(t, srv.Base+"/roundtrip", map[string]string{"K6_INFLUXDB_PUSH_INTERVAL": "20ms"})
+	reqs := &metrics.Metric{Name: "http_reqs", Type: metrics.Counter}
+	first := &metrics.Metric{Name: "usefulsse_first_text", Type: metrics.Trend}
+	at := time.Unix(1_700_000_000, 123_456_789)
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	const n = 250
+	for i := range n {
+		o.AddSamples([]metrics.Sample{
+			{Metric: reqs, Time: at.Add(time.Duration(i) * time.Millisecond), Value: 1,
+				Tags: metrics.Tags{"method": "GET", "status": "200", "url": "http://x/a?b=1", "vu": "3", "iter": "7"}},
+			{Metric: first, Time: at.Add(time.Duration(i) * time.Millisecond), Value: float64(i) + 0.25,
+				Tags: metrics.Tags{"bucket": "qa", "name": "a,b=c d", "emptied": ""}, Metadata: metrics.Tags{"trace_id": "t\"1\\"}},
+		})
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if log.String() != "" {
+		t.Fatalf("warnings:\n%s\ninfluxd:\n%s", log, srv.Log())
+	}
+	db := "roundtrip"
+	if got := srv.Number(t, db, "SELECT count(value) FROM http_reqs", "count"); got != n {
+		t.Errorf("http_reqs: %v points, want %d", got, n)
+	}
+	if got := srv.Number(t, db, `SELECT sum(value) FROM usefulsse_first_text WHERE bucket = 'qa' AND "name" = 'a,b=c d'`, "sum"); got != n*(n-1)/2+0.25*n {
+		t.Errorf("usefulsse_first_text{bucket=qa}: sum %v, want %v", got, n*(n-1)/2+0.25*n)
+	}
+	rows := srv.Query(t, db, "SELECT * FROM http_reqs ORDER BY time LIMIT 1")[0].Rows()
+	want := map[string]string{"method": "GET", "status": "200", "url": "http://x/a?b=1", "vu": "3", "iter": "7", "value": "1",
+		"time": "1700000000123456789"}
+	for k, v := range want {
+		if got := jsonText(rows[0][k]); got != v {
+			t.Errorf("http_reqs first point: %s = %s, want %s (row %v)", k, got, v, rows[0])
+		}
+	}
+	keys := map[string]string{}
+	for _, r := range srv.Query(t, db, "SHOW FIELD KEYS FROM http_reqs")[0].Rows() {
+		keys[jsonText(r["fieldKey"])] = jsonText(r["fieldType"])
+	}
+	if keys["url"] != "string" || keys["vu"] != "integer" || keys["iter"] != "integer" || keys["value"] != "float" {
+		t.Errorf("http_reqs fields: %v, want url string, vu and iter integer, value float", keys)
+	}
+	tags := map[string]bool{}
+	for _, r := range srv.Query(t, db, "SHOW TAG KEYS FROM http_reqs")[0].Rows() {
+		tags[jsonText(r["tagKey"])] = true
+	}
+	if len(tags) != 2 || !tags["method"] || !tags["status"] {
+		t.Errorf("http_reqs tag keys: %v, want method and status", tags)
+	}
+	row := srv.Query(t, db, "SELECT * FROM usefulsse_first_text LIMIT 1")[0].Rows()[0]
+	if jsonText(row["trace_id"]) != `t"1\` || row["emptied"] != nil {
+		t.Errorf("usefulsse_first_text: trace_id %v, emptied %v; want t\"1\\ and no emptied tag", row["trace_id"], row["emptied"])
+	}
+}
+
+// jsonText is a query result cell as text.
+func jsonText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case nil:
+		return "<nil>"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestInfluxDBPrecision writes with K6_INFLUXDB_PRECISION=ms: timestamps
+// are cut to the millisecond, and InfluxDB stores them as such.
+func TestInfluxDBPrecision(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	o, _ := newInfluxForTest(t, srv.Base+"/prec", map[string]string{"K6_INFLUXDB_PRECISION": "ms"})
+	_ = o.Start()
+	o.AddSamples([]metrics.Sample{{Metric: &metrics.Metric{Name: "vus"}, Time: time.Unix(5, 987_654_321), Value: 3}})
+	_ = o.Stop()
+	row := srv.Query(t, "prec", "SELECT * FROM vus")[0].Rows()[0]
+	if got := jsonText(row["time"]); got != "5987000000" {
+		t.Errorf("time %s ns, want 5987000000", got)
+	}
+}
+
+// TestInfluxDBWrongPassword writes to an influxd with authentication
+// using a wrong password: one WARN line at the first failure, one at the
+// end with the count, Stop returns nil, and the password is nowhere in the
+// log. The right password (from the URL) writes.
+func TestInfluxDBWrongPassword(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, true)
+	const secret = "wrong-secret-pw"
+	host := strings.TrimPrefix(srv.Base, "http://")
+	o, log := newInfluxForTest(t, "http://"+influxtest.Admin+":"+secret+"@"+host+"/authdb", map[string]string{"K6_INFLUXDB_PUSH_INTERVAL": "20ms"})
+	if strings.Contains(o.Description(), secret) {
+		t.Errorf("the banner shows the password: %s", o.Description())
+	}
+	_ = o.Start()
+	m := &metrics.Metric{Name: "iterations"}
+	for i := range 5 {
+		o.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(int64(i), 0), Value: 1}})
+		time.Sleep(30 * time.Millisecond) // spread over several writes
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatalf("Stop: %v, want nil (a warning)", err)
+	}
+	out := log.String()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "401") || !strings.Contains(lines[0], "authorization failed") ||
+		!strings.Contains(lines[1], "points") || !strings.HasPrefix(lines[1], "WARN influxdb") {
+		t.Errorf("log:\n%s\nwant one WARN line naming the 401 and one end-of-run line", out)
+	}
+	if strings.Contains(out, secret) {
+		t.Errorf("the log shows the password:\n%s", out)
+	}
+
+	ok, log := newInfluxForTest(t, "http://"+host+"/authdb", map[string]string{
+		"K6_INFLUXDB_USERNAME": influxtest.Admin, "K6_INFLUXDB_PASSWORD": influxtest.AdminPassword})
+	_ = ok.Start()
+	ok.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(9, 0), Value: 1}})
+	_ = ok.Stop()
+	if log.String() != "" || srv.Number(t, "authdb", "SELECT count(value) FROM iterations", "count") != 1 {
+		t.Errorf("the right password (K6_INFLUXDB_*) did not write one point; log: %s", log)
+	}
+}
+
+// TestInfluxDBUnreachable writes to a port nobody listens on and to a
+// server that accepts connections and never answers: AddSamples never
+// blocks, samples beyond the buffer's cap are dropped and counted, and
+// Stop returns within its grace period.
+func TestInfluxDBUnreachable(t *testing.T) {
+	t.Parallel()
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := closed.Addr().String()
+	closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	for _, tc := range []struct{ name, addr string }{{"refused", closedAddr}, {"silent", silent.Addr().String()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, log := newInfluxForTest(t, "http://"+tc.addr+"/k6", map[string]string{
+				"K6_INFLUXDB_PUSH_INTERVAL": "10ms", "K6_INFLUXDB_MAX_BUFFERED": "1000"})
+			o.cfg.timeout, o.cfg.stopGrace = 300*time.Millisecond, 500*time.Millisecond
+			_ = o.Start()
+			m := &metrics.Metric{Name: "http_reqs"}
+			batch := make([]metrics.Sample, 100)
+			for i := range batch {
+				batch[i] = metrics.Sample{Metric: m, Time: time.Unix(1, 0), Value: 1}
+			}
+			start := time.Now()
+			for range 500 {
+				o.AddSamples(batch)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("adding 50,000 samples took %v", d)
+			}
+			start = time.Now()
+			if err := o.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("Stop took %v, want at most the grace period of 500ms (and some)", d)
+			}
+			out := log.String()
+			if !strings.Contains(out, "points dropped") || !strings.Contains(out, "writes failed") {
+				t.Errorf("log:\n%s\nwant the failed writes and the dropped points counted", out)
+			}
+		})
+	}
+}
+
+// TestInfluxDBSettings reports every invalid setting at once, and reads
+// the database and a path prefix from the URL.
+func TestInfluxDBSettings(t *testing.T) {
+	_, err := New("influxdb=ftp://x/db", Params{Env: map[string]string{
+		"K6_INFLUXDB_PUSH_INTERVAL": "-1s", "K6_INFLUXDB_CONCURRENT_WRITES": "0",
+		"K6_INFLUXDB_TAGS_AS_FIELDS": "vu:long", "K6_INFLUXDB_INSECURE": "maybe", "K6_INFLUXDB_PRECISION": "h",
+	}})
+	for _, want := range []string{"URL", "PUSH_INTERVAL", "CONCURRENT_WRITES", "TAGS_AS_FIELDS", "INSECURE", "PRECISION"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not name %s", err, want)
+		}
+	}
+	for _, tc := range []struct{ arg, base, db string }{
+		{"", "http://localhost:8086", "k6"},
+		{"http://h:1/mydb", "http://h:1", "mydb"},
+		{"https://u:p@h/influx/db2/", "https://h/influx", "db2"},
+	} {
+		o, err := New("influxdb="+tc.arg, Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := o.(*InfluxDB).cfg
+		if cfg.base != tc.base || cfg.db != tc.db {
+			t.Errorf("%q: base %q, db %q; want %q, %q", tc.arg, cfg.base, cfg.db, tc.base, tc.db)
+		}
+	}
+}
