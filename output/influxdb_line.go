@@ -3,7 +3,6 @@ package output
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/usefullatency/usefullatency/metrics"
 )
@@ -122,26 +121,48 @@ func appendField(b []byte, key, value string, kind fieldKind) []byte {
 }
 
 // The characters escaped with a backslash: in a measurement a comma and a
-// space; in a tag key, tag value or field key also '='.
-const (
-	measurementSpecial = ", "
-	keySpecial         = ",= "
+// space; in a tag key, tag value or field key also '='. Each table also
+// marks the bytes that need a look: '\\', '\n' and '\r'.
+var (
+	measurementSpecial = escapeTable(", ")
+	keySpecial         = escapeTable(",= ")
 )
+
+// escapeTable marks the bytes of special and the backslash and line breaks.
+func escapeTable(special string) *[256]bool {
+	var t [256]bool
+	for _, c := range []byte(special + "\\\n\r") {
+		t[c] = true
+	}
+	return &t
+}
 
 // appendEscaped appends s with a backslash before each special character.
 // Line protocol 1.x has no form for a line break in a name, nor for a
 // backslash that ends the name or stands before a special character (it
-// would escape what follows): such a character is written as '/', a line
-// break as an escaped space.
-func appendEscaped(b []byte, s, special string) []byte {
-	for i := 0; i < len(s); i++ {
+// would escape what follows): such a backslash is written as '/', a line
+// break as an escaped space. Names with nothing to escape, nearly all, are
+// copied at once.
+func appendEscaped(b []byte, s string, special *[256]bool) []byte {
+	i := 0
+	for i < len(s) && !special[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		return append(b, s...)
+	}
+	b = append(b, s[:i]...)
+	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\n' || c == '\r':
 			b = append(b, '\\', ' ')
-		case c == '\\' && (i+1 == len(s) || strings.IndexByte(special, s[i+1]) >= 0 || s[i+1] == '\n' || s[i+1] == '\r'):
-			b = append(b, '/')
-		case strings.IndexByte(special, c) >= 0:
+		case c == '\\':
+			if i+1 == len(s) || (special[s[i+1]] && s[i+1] != '\\') {
+				c = '/'
+			}
+			b = append(b, c)
+		case special[c]:
 			b = append(b, '\\', c)
 		default:
 			b = append(b, c)
