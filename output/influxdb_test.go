@@ -264,3 +264,48 @@ func TestInfluxDBSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestInfluxDBEscaping writes tag values and string fields with every
+// character line protocol escapes (and some it cannot write) into a real
+// influxd and reads them back: each comes back as it was, or, for a
+// backslash before a space, as documented.
+func TestInfluxDBEscaping(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	o, log := newInfluxForTest(t, srv.Base+"/esc", nil)
+	_ = o.Start()
+	cases := []struct{ in, tag, field string }{
+		{"plain", "plain", "plain"},
+		{"a,b", "a,b", "a,b"},
+		{"a=b", "a=b", "a=b"},
+		{"a b", "a b", "a b"},
+		{`say "hi"`, `say "hi"`, `say "hi"`},
+		{`C:\dir\file`, `C:\dir\file`, `C:\dir\file`},
+		{`a\\b`, `a\\b`, `a\\b`},
+		{`ends\`, `ends/`, `ends\`},
+		{`a\ b`, `a/ b`, `a\ b`},
+		{"line\nbreak", "line break", "line\nbreak"},
+		{"ünï €", "ünï €", "ünï €"},
+	}
+	m := &metrics.Metric{Name: "esc"}
+	for i, c := range cases {
+		o.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(100, int64(i)), Value: float64(i),
+			Tags: metrics.Tags{"t": c.in, "url": c.in}}})
+	}
+	_ = o.Stop()
+	if log.String() != "" {
+		t.Fatalf("warnings:\n%s\ninfluxd:\n%s", log, srv.Log())
+	}
+	rows := srv.Query(t, "esc", "SELECT * FROM esc ORDER BY time")[0].Rows()
+	if len(rows) != len(cases) {
+		t.Fatalf("%d points, want %d: %v", len(rows), len(cases), rows)
+	}
+	for i, c := range cases {
+		if got := jsonText(rows[i]["t"]); got != c.tag {
+			t.Errorf("tag %q read back as %q, want %q", c.in, got, c.tag)
+		}
+		if got := jsonText(rows[i]["url"]); got != c.field {
+			t.Errorf("string field %q read back as %q, want %q", c.in, got, c.field)
+		}
+	}
+}
