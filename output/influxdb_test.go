@@ -3,7 +3,10 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -307,5 +310,63 @@ func TestInfluxDBEscaping(t *testing.T) {
 		if got := jsonText(rows[i]["url"]); got != c.field {
 			t.Errorf("string field %q read back as %q, want %q", c.in, got, c.field)
 		}
+	}
+}
+
+// TestInfluxDBConcurrentWrites holds every write of a server: no more than
+// K6_INFLUXDB_CONCURRENT_WRITES are in flight, the samples of the
+// intervals meanwhile wait in the buffer, and once the server answers
+// every sample arrives exactly once.
+func TestInfluxDBConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	var (
+		mu               sync.Mutex
+		inFlight, most   int
+		points           int
+		arrived, release = make(chan struct{}, 100), make(chan struct{})
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/query" {
+			_, _ = io.WriteString(w, `{"results":[{"statement_id":0}]}`)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		arrived <- struct{}{}
+		<-release
+		mu.Lock()
+		inFlight--
+		points += bytes.Count(body, []byte("\n"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	o, log := newInfluxForTest(t, srv.URL+"/k6", map[string]string{"K6_INFLUXDB_PUSH_INTERVAL": "5ms", "K6_INFLUXDB_CONCURRENT_WRITES": "2"})
+	_ = o.Start()
+	m := &metrics.Metric{Name: "iterations"}
+	sample := []metrics.Sample{{Metric: m, Time: time.Unix(1, 0), Value: 1}}
+	added := 0
+	for range 2 { // one write per sample until both writers hang
+		o.AddSamples(sample)
+		added++
+		<-arrived
+	}
+	for range 20 { // samples of later intervals wait in the buffer
+		o.AddSamples(sample)
+		added++
+		time.Sleep(5 * time.Millisecond) // an interval passes: no third write may start
+	}
+	close(release)
+	_ = o.Stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if most != 2 || points != added {
+		t.Errorf("at most %d writes in flight (want 2), %d points arrived (want %d)", most, points, added)
+	}
+	if log.String() != "" {
+		t.Errorf("warnings: %s", log)
 	}
 }
