@@ -290,9 +290,11 @@ func TestInfluxDBEscaping(t *testing.T) {
 		{"line\nbreak", "line break", "line\nbreak"},
 		{"ünï €", "ünï €", "ünï €"},
 	}
+	// Values in exponent form too, as strconv's 'g' writes them.
+	values := []float64{1e21, 1.5e-7, -2.5, 123456789.125, 0, 1e-300, -1.7976931348623157e308, 42, 3.14, 7e100, 5}
 	m := &metrics.Metric{Name: "esc"}
 	for i, c := range cases {
-		o.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(100, int64(i)), Value: float64(i),
+		o.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(100, int64(i)), Value: values[i],
 			Tags: metrics.Tags{"t": c.in, "url": c.in}}})
 	}
 	_ = o.Stop()
@@ -309,6 +311,9 @@ func TestInfluxDBEscaping(t *testing.T) {
 		}
 		if got := jsonText(rows[i]["url"]); got != c.field {
 			t.Errorf("string field %q read back as %q, want %q", c.in, got, c.field)
+		}
+		if got, err := rows[i]["value"].(json.Number).Float64(); err != nil || got != values[i] {
+			t.Errorf("value %v read back as %v (%v)", values[i], rows[i]["value"], err)
 		}
 	}
 }
