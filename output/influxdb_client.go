@@ -35,7 +35,7 @@ func newInfluxClient(cfg influxConfig) *influxClient {
 	}
 	tr.MaxIdleConnsPerHost = cfg.concurrentWrites + 1
 	return &influxClient{
-		base: cfg.base, db: cfg.db, precision: cfg.precision,
+		base: cfg.base, db: cfg.db, precision: precisions[cfg.precision].param,
 		username: cfg.username, password: cfg.password,
 		http: &http.Client{Transport: tr},
 	}

@@ -128,12 +128,29 @@ func influxSettings(p Params) (influxConfig, error) {
 		errs = append(errs, fmt.Errorf("K6_INFLUXDB_TAGS_AS_FIELDS: %w", err))
 	}
 	if v := p.Env["K6_INFLUXDB_PRECISION"]; v != "" {
-		if _, ok := precisions[v]; !ok {
-			errs = append(errs, fmt.Errorf("K6_INFLUXDB_PRECISION %q: want ns, us, ms or s", v))
+		if cfg.precision = precisionName(v); cfg.precision == "" {
+			errs = append(errs, fmt.Errorf("K6_INFLUXDB_PRECISION %q: want ns, us, ms or s (or 1ns, 1us, 1ms, 1s)", v))
 		}
-		cfg.precision = v
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// precisionName returns the key of precisions for a unit given by name
+// (ms) or as a duration (1ms), "" for anything else.
+func precisionName(v string) string {
+	if _, ok := precisions[v]; ok {
+		return v
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return ""
+	}
+	for name, p := range precisions {
+		if time.Duration(p.divisor) == d {
+			return name
+		}
+	}
+	return ""
 }
 
 // parseURL splits the URL into the server's base and the database, the

@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -124,18 +125,26 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// TestInfluxDBPrecision writes with K6_INFLUXDB_PRECISION=ms: timestamps
-// are cut to the millisecond, and InfluxDB stores them as such.
+// TestInfluxDBPrecision writes with each K6_INFLUXDB_PRECISION: timestamps
+// are cut to the unit, and InfluxDB stores them as such.
 func TestInfluxDBPrecision(t *testing.T) {
 	t.Parallel()
 	srv := influxtest.Start(t, false)
-	o, _ := newInfluxForTest(t, srv.Base+"/prec", map[string]string{"K6_INFLUXDB_PRECISION": "ms"})
-	_ = o.Start()
-	o.AddSamples([]metrics.Sample{{Metric: &metrics.Metric{Name: "vus"}, Time: time.Unix(5, 987_654_321), Value: 3}})
-	_ = o.Stop()
-	row := srv.Query(t, "prec", "SELECT * FROM vus")[0].Rows()[0]
-	if got := jsonText(row["time"]); got != "5987000000" {
-		t.Errorf("time %s ns, want 5987000000", got)
+	for i, tc := range []struct{ precision, want string }{
+		{"ns", "5987654321"}, {"us", "5987654000"}, {"1ms", "5987000000"}, {"s", "5000000000"},
+	} {
+		db := fmt.Sprintf("prec%d", i)
+		o, log := newInfluxForTest(t, srv.Base+"/"+db, map[string]string{"K6_INFLUXDB_PRECISION": tc.precision})
+		_ = o.Start()
+		o.AddSamples([]metrics.Sample{{Metric: &metrics.Metric{Name: "vus"}, Time: time.Unix(5, 987_654_321), Value: 3}})
+		_ = o.Stop()
+		if log.String() != "" {
+			t.Fatalf("%s: %s", tc.precision, log)
+		}
+		row := srv.Query(t, db, "SELECT * FROM vus")[0].Rows()[0]
+		if got := jsonText(row["time"]); got != tc.want {
+			t.Errorf("precision %s: time %s ns, want %s", tc.precision, got, tc.want)
+		}
 	}
 }
 
