@@ -95,3 +95,27 @@ func TestInfluxDBOutputFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestInfluxDBOutputInterrupted stops a run with SIGINT while the push
+// interval is far away: only the write at the end can land the data, and
+// it holds every iteration the summary counts, with the run's --tag.
+func TestInfluxDBOutputInterrupted(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	out := filepath.Join(t.TempDir(), "export.json")
+	inv := invocation{
+		args: []string{"run", "-q", "-o", "influxdb=" + srv.Base + "/interrupted",
+			"--summary-export", out, "--tag", "testrun=interrupted", script("signal.js")},
+		env: []string{"K6_INFLUXDB_PUSH_INTERVAL=1h"},
+	}
+	r := inv.interrupted(t)
+	r.wantCode(t, 105)
+	want := number(t, export(t, out), "metrics", "iterations", "count")
+	if want < 5 {
+		t.Fatalf("only %v iterations before the signal", want)
+	}
+	q := "SELECT count(value) FROM iterations WHERE testrun='interrupted'"
+	if got := srv.Number(t, "interrupted", q, "count"); got != want {
+		t.Errorf("InfluxDB has %v iterations, the summary %v", got, want)
+	}
+}
