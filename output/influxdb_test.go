@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -383,4 +384,45 @@ func TestInfluxDBConcurrentWrites(t *testing.T) {
 	if log.String() != "" {
 		t.Errorf("warnings: %s", log)
 	}
+}
+
+// BenchmarkInfluxDBWrite sends batches of 1,000 probe-like samples through
+// the output into a real influxd (interval 100ms, every write included);
+// cpu-ms/1000 is this process's CPU time (user and system, so encoding,
+// buffering and HTTP, not the server's) per 1,000 samples.
+func BenchmarkInfluxDBWrite(b *testing.B) {
+	srv := influxtest.Start(b, false)
+	log := &syncBuffer{}
+	out, err := New("influxdb="+srv.Base+"/bench", Params{Env: map[string]string{"K6_INFLUXDB_PUSH_INTERVAL": "100ms"}, Log: log})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := &metrics.Metric{Name: "usefulsse_first_text"}
+	tags := metrics.Tags{"bucket": "single_tool", "method": "POST", "name": "http://127.0.0.1:8099/v1/chat/completions",
+		"scenario": "openai", "status": "200", "url": "http://127.0.0.1:8099/v1/chat/completions"}
+	batch := make([]metrics.Sample, 1000)
+	_ = out.Start()
+	before := cpuTime(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		for j := range batch {
+			batch[j] = metrics.Sample{Metric: m, Tags: tags, Time: time.Unix(1_700_000_000, int64(i*1000+j)), Value: float64(j)}
+		}
+		out.AddSamples(batch)
+	}
+	_ = out.Stop()
+	b.ReportMetric(float64(cpuTime(b)-before)/float64(time.Millisecond)/float64(b.N), "cpu-ms/1000")
+	if log.String() != "" {
+		b.Fatal(log)
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
