@@ -138,7 +138,10 @@ func (o *InfluxDB) take() []metrics.Sample {
 	return batch
 }
 
-// writeAll encodes and writes a batch, batchSize points a request.
+// writeAll encodes and writes a batch, batchSize points a request. The
+// first failed request ends it: the rest of the batch is lost with it, so
+// a server that never answers holds a writer (and the end of the run) for
+// one request timeout, not one per request.
 func (o *InfluxDB) writeAll(batch []metrics.Sample) {
 	enc := lineEncoder{asFields: o.cfg.asFields, divisor: precisions[o.cfg.precision].divisor}
 	var body []byte
@@ -166,7 +169,8 @@ func (o *InfluxDB) writeAll(batch []metrics.Sample) {
 		o.writes++
 		o.statsMu.Unlock()
 		if err != nil {
-			o.failed(err, points)
+			o.failed(err, points+len(batch))
+			return
 		}
 	}
 }

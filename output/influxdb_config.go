@@ -48,8 +48,7 @@ type influxConfig struct {
 	// timeout bounds one request. Defaults to 5s.
 	timeout time.Duration
 	// stopGrace bounds how long Stop waits for the writes in flight and the
-	// last ones: a server that never answers delays the end of the run by
-	// at most this much. Defaults to 5s.
+	// last ones, for a server that answers but slowly. Defaults to 30s.
 	stopGrace time.Duration
 }
 
@@ -73,7 +72,7 @@ var precisions = map[string]struct {
 func influxSettings(p Params) (influxConfig, error) {
 	cfg := influxConfig{
 		url: p.Arg, interval: time.Second, concurrentWrites: 4, precision: "ns",
-		maxBuffered: 1_000_000, batchSize: 10_000, timeout: 5 * time.Second, stopGrace: 5 * time.Second,
+		maxBuffered: 1_000_000, batchSize: 10_000, timeout: 5 * time.Second, stopGrace: 30 * time.Second,
 	}
 	if cfg.url == "" {
 		cfg.url = defaultInfluxURL
