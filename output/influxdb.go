@@ -20,8 +20,8 @@ func init() { register("influxdb", newInfluxDB) }
 // K6_INFLUXDB_TAGS_AS_FIELDS, written as fields). Samples wait in a bounded
 // buffer; every interval, when one of concurrentWrites writers is free, the
 // buffer goes out in requests of at most batchSize points. A failed write
-// loses its points, warns once, and is counted in the end-of-run line: the
-// run is never slowed nor failed by the server.
+// loses the rest of its batch, warns once, and is counted in the
+// end-of-run line: the run is never slowed nor failed by the server.
 type InfluxDB struct {
 	cfg    influxConfig
 	client *influxClient
@@ -110,23 +110,34 @@ func (o *InfluxDB) loop() {
 	for {
 		select {
 		case <-t.C:
-			select {
-			case <-o.writers: // a free writer; otherwise the samples wait
-				batch := o.take()
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					o.writeAll(batch)
-					o.writers <- struct{}{}
-				}()
-			default:
-			}
+			o.handOff(&wg)
 		case <-o.done:
 			wg.Wait()
 			o.writeAll(o.take())
 			return
 		}
 	}
+}
+
+// handOff gives the buffer to a free writer, if there is one and the
+// buffer holds samples; otherwise the samples wait for the next interval.
+func (o *InfluxDB) handOff(wg *sync.WaitGroup) {
+	select {
+	case <-o.writers:
+	default:
+		return
+	}
+	batch := o.take()
+	if len(batch) == 0 {
+		o.writers <- struct{}{}
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		o.writeAll(batch)
+		o.writers <- struct{}{}
+	}()
 }
 
 // take empties the buffer.
