@@ -429,3 +429,39 @@ func cpuTime(tb testing.TB) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestInfluxDBTagsAsFields sets K6_INFLUXDB_TAGS_AS_FIELDS: the listed
+// tags become fields of their types in influxd, the others stay tags, and
+// url (no longer listed) is a tag again.
+func TestInfluxDBTagsAsFields(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	o, log := newInfluxForTest(t, srv.Base+"/taf", map[string]string{"K6_INFLUXDB_TAGS_AS_FIELDS": "status:int,ok:bool,ratio:float,name"})
+	_ = o.Start()
+	o.AddSamples([]metrics.Sample{{Metric: &metrics.Metric{Name: "http_reqs"}, Time: time.Unix(1, 0), Value: 1,
+		Tags: metrics.Tags{"status": "200", "ok": "true", "ratio": "0.5", "name": "n", "url": "http://u", "method": "GET"}}})
+	_ = o.Stop()
+	if log.String() != "" {
+		t.Fatal(log)
+	}
+	fields := map[string]string{}
+	for _, r := range srv.Query(t, "taf", "SHOW FIELD KEYS FROM http_reqs")[0].Rows() {
+		fields[jsonText(r["fieldKey"])] = jsonText(r["fieldType"])
+	}
+	want := map[string]string{"value": "float", "status": "integer", "ok": "boolean", "ratio": "float", "name": "string"}
+	if len(fields) != len(want) {
+		t.Errorf("fields %v, want %v", fields, want)
+	}
+	for k, v := range want {
+		if fields[k] != v {
+			t.Errorf("field %s is %q, want %q (all: %v)", k, fields[k], v, fields)
+		}
+	}
+	var tags []string
+	for _, r := range srv.Query(t, "taf", "SHOW TAG KEYS FROM http_reqs")[0].Rows() {
+		tags = append(tags, jsonText(r["tagKey"]))
+	}
+	if strings.Join(tags, ",") != "method,url" {
+		t.Errorf("tag keys %v, want method and url", tags)
+	}
+}
