@@ -10,9 +10,10 @@ import (
 
 // TestInfluxDBOutput runs examples/openai.js against --mock with
 // -o influxdb into a real influxd, then reads the points back with
-// InfluxQL: the database was created, every request and every probe
-// sample is a point (counts equal to the summary export's), with the
-// bucket tag, and url is a field, not a tag.
+// InfluxQL: the database was created, every metric of the summary is a
+// measurement, every request and every probe sample is a point (counts
+// equal to the summary export's), with the bucket tag, and url is a
+// field, not a tag.
 func TestInfluxDBOutput(t *testing.T) {
 	t.Parallel()
 	srv := influxtest.Start(t, false)
@@ -43,6 +44,16 @@ func TestInfluxDBOutput(t *testing.T) {
 	want := number(t, exp, "metrics", "usefulsse_first_text{bucket:single_tool}", "max")
 	if got := srv.Number(t, "e2e", "SELECT max(value) FROM usefulsse_first_text WHERE bucket='single_tool'", "max"); got != want {
 		t.Errorf("usefulsse_first_text max = %v ms, the summary's %v ms", got, want)
+	}
+	measurements := map[string]bool{}
+	for _, row := range srv.Query(t, "e2e", "SHOW MEASUREMENTS")[0].Rows() {
+		measurements[row["name"].(string)] = true
+	}
+	metrics, _ := exp["metrics"].(map[string]any)
+	for name := range metrics {
+		if !strings.Contains(name, "{") && !measurements[name] {
+			t.Errorf("the summary has %s, InfluxDB no measurement of it (measurements: %v)", name, measurements)
+		}
 	}
 	tags := map[string]bool{}
 	for _, row := range srv.Query(t, "e2e", "SHOW TAG KEYS FROM http_reqs")[0].Rows() {
