@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -463,5 +464,57 @@ func TestInfluxDBTagsAsFields(t *testing.T) {
 	}
 	if strings.Join(tags, ",") != "method,url" {
 		t.Errorf("tag keys %v, want method and url", tags)
+	}
+}
+
+// TestInfluxDBAgreesWithParser writes random tag values and string fields
+// made of the characters line protocol treats specially into a real
+// influxd: each reads back as parseLP (the fuzz target's parser) reads
+// the line the encoder wrote, so the fuzz target checks what the server
+// does.
+func TestInfluxDBAgreesWithParser(t *testing.T) {
+	t.Parallel()
+	srv := influxtest.Start(t, false)
+	o, log := newInfluxForTest(t, srv.Base+"/agree", map[string]string{"K6_INFLUXDB_TAGS_AS_FIELDS": "f"})
+	_ = o.Start()
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "a ,=\\\"\n\ré"
+	runes := []rune(alphabet)
+	m := &metrics.Metric{Name: "agree"}
+	enc := lineEncoder{asFields: map[string]fieldKind{"f": fieldString}, divisor: 1}
+	var want []lpLine
+	for i := range 2000 {
+		r := make([]rune, 1+rng.IntN(10))
+		for j := range r {
+			r[j] = runes[rng.IntN(len(runes))]
+		}
+		s := metrics.Sample{Metric: m, Time: time.Unix(100, int64(i)), Value: float64(i), Tags: metrics.Tags{"t": string(r), "f": string(r)}}
+		line, _ := enc.appendPoint(nil, &s)
+		p, err := parseLP(strings.TrimSuffix(string(line), "\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		want = append(want, p)
+		o.AddSamples([]metrics.Sample{s})
+	}
+	_ = o.Stop()
+	if log.String() != "" {
+		t.Fatalf("warnings:\n%s\ninfluxd:\n%s", log, srv.Log())
+	}
+	rows := srv.Query(t, "agree", "SELECT * FROM agree ORDER BY time")[0].Rows()
+	if len(rows) != len(want) {
+		t.Fatalf("%d points, want %d", len(rows), len(want))
+	}
+	for i, p := range want {
+		tag := "<nil>"
+		if len(p.tags) == 1 {
+			tag = p.tags[0][1]
+		}
+		if got := jsonText(rows[i]["t"]); got != tag {
+			t.Errorf("point %d: tag read back as %q by influxd, %q by parseLP", i, got, tag)
+		}
+		if got := jsonText(rows[i]["f"]); got != p.fields["f"] {
+			t.Errorf("point %d: field read back as %q by influxd, %q by parseLP", i, got, p.fields["f"])
+		}
 	}
 }
