@@ -518,3 +518,57 @@ func TestInfluxDBAgreesWithParser(t *testing.T) {
 		}
 	}
 }
+
+// influxStub answers CREATE DATABASE and counts the lines written, with
+// the Host of each write request.
+type influxStub struct {
+	mu    sync.Mutex
+	lines int
+	hosts []string
+}
+
+func (s *influxStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/query" {
+		_, _ = io.WriteString(w, `{"results":[{"statement_id":0}]}`)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.lines += bytes.Count(body, []byte("\n"))
+	s.hosts = append(s.hosts, r.Host)
+	s.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// TestInfluxDBTLSAndProxy writes over HTTPS to a server with a
+// self-signed certificate (refused, then accepted with
+// K6_INFLUXDB_INSECURE) and through K6_INFLUXDB_HTTP_PROXY.
+func TestInfluxDBTLSAndProxy(t *testing.T) {
+	t.Parallel()
+	sample := []metrics.Sample{{Metric: &metrics.Metric{Name: "vus"}, Time: time.Unix(1, 0), Value: 1}}
+	write := func(url string, env map[string]string) string {
+		o, log := newInfluxForTest(t, url, env)
+		_ = o.Start()
+		o.AddSamples(sample)
+		_ = o.Stop()
+		return log.String()
+	}
+
+	stub := &influxStub{}
+	tlsSrv := httptest.NewTLSServer(stub)
+	defer tlsSrv.Close()
+	if log := write(tlsSrv.URL+"/k6", nil); !strings.Contains(log, "certificate") || stub.lines != 0 {
+		t.Errorf("a self-signed certificate was not refused (%d lines written): %s", stub.lines, log)
+	}
+	if log := write(tlsSrv.URL+"/k6", map[string]string{"K6_INFLUXDB_INSECURE": "true"}); log != "" || stub.lines != 1 {
+		t.Errorf("K6_INFLUXDB_INSECURE: %d lines written, log %s", stub.lines, log)
+	}
+
+	proxied := &influxStub{}
+	proxy := httptest.NewServer(proxied) // a plain-HTTP proxy gets the request with its target host
+	defer proxy.Close()
+	if log := write("http://influx.invalid:8086/k6", map[string]string{"K6_INFLUXDB_HTTP_PROXY": proxy.URL}); log != "" || proxied.lines != 1 ||
+		len(proxied.hosts) != 1 || proxied.hosts[0] != "influx.invalid:8086" {
+		t.Errorf("through the proxy: %d lines, hosts %v, log %s", proxied.lines, proxied.hosts, log)
+	}
+}
