@@ -10,8 +10,8 @@ import (
 )
 
 // TestSecretsRedacted runs a script whose request URL carries a password and
-// an api_key, with a Prometheus remote-write URL that has a password (and a
-// dead endpoint, so its push errors are printed), a JSON output, a summary
+// an api_key, with a Prometheus remote-write URL and an InfluxDB URL that
+// have a password (and dead endpoints, so their errors are printed), a JSON output, a summary
 // export and an HTML report: no secret may appear in stdout, stderr or any
 // file; the redacted forms do.
 func TestSecretsRedacted(t *testing.T) {
@@ -21,8 +21,9 @@ func TestSecretsRedacted(t *testing.T) {
 	target := strings.Replace(srv.URL, "http://", "http://carol:pw-s3cret@", 1)
 	dir := t.TempDir()
 	prom := "http://alice:hunter2-s3cret@" + freeLoopbackAddr(t) + "/api/v1/write?token=t0k-s3cret"
+	influx := "http://bob:influx-s3cret@" + freeLoopbackAddr(t) + "/k6"
 	r := invocation{
-		args: []string{"run", "-o", "experimental-prometheus-rw=" + prom, "-o", "json=" + filepath.Join(dir, "out.json"),
+		args: []string{"run", "-o", "experimental-prometheus-rw=" + prom, "-o", "influxdb=" + influx, "-o", "json=" + filepath.Join(dir, "out.json"),
 			"--summary-export", filepath.Join(dir, "summary.json"), "--report", filepath.Join(dir, "report.html"), script("redact.js")},
 		env: []string{"TARGET=" + target},
 	}.run(t)
@@ -41,7 +42,7 @@ func TestSecretsRedacted(t *testing.T) {
 			t.Errorf("%s holds a secret: …%s…", where, text[max(0, i-120):min(len(text), i+40)])
 		}
 	}
-	for _, want := range []string{"alice:REDACTED@", "api_key=REDACTED"} {
+	for _, want := range []string{"alice:REDACTED@", "bob:REDACTED@", "api_key=REDACTED"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -80,7 +80,7 @@ func runDeps(t *testing.T, programs map[string]string, env []string, args ...str
 
 // all is every program the tests need, plus apt-get.
 func all(except ...string) map[string]string {
-	m := map[string]string{"node": "", "npm": "", "prometheus": "", "chromium": "", "apt-get": ""}
+	m := map[string]string{"node": "", "npm": "", "prometheus": "", "influxd": "", "chromium": "", "apt-get": ""}
 	for _, name := range except {
 		delete(m, name)
 	}
@@ -122,6 +122,8 @@ func TestDepsRootDryRun(t *testing.T) {
 	want := "deps: missing prometheus: would run: apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus\n"
 	runDeps(t, all("prometheus"), []string{"DEPS_UID=0"}, "--dry-run").expect(t, 0, want, "", "")
 	runDeps(t, all("prometheus"), []string{"DEPS_UID=0", "DEPS_DRY_RUN=1"}).expect(t, 0, want, "", "")
+	runDeps(t, all("influxd"), []string{"DEPS_UID=0"}, "--dry-run").expect(t, 0,
+		"deps: missing influxd: would run: apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y influxdb\n", "", "")
 	runDeps(t, all("node", "npm"), []string{"DEPS_UID=0"}, "--dry-run").expect(t, 0,
 		"deps: missing node, npm: would run: apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm\n", "", "")
 }
