@@ -1,12 +1,10 @@
 package output
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,24 +12,6 @@ import (
 	"github.com/usefullatency/usefullatency/internal/influxtest"
 	"github.com/usefullatency/usefullatency/metrics"
 )
-
-// syncBuffer is a log the output writes from its goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // newInfluxForTest builds an influxdb output on url with env.
 func newInfluxForTest(t *testing.T, url string, env map[string]string) (*InfluxDB, *syncBuffer) {

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bytes"
 	"io"
 	"maps"
 	"net"
@@ -10,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,24 +21,6 @@ import (
 
 // otelToken is a secret in K6_OTEL_HEADERS that no output line may show.
 const otelToken = "s3cr3t-otel-token"
-
-// syncBuffer is a log written by the output's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // otelSamples returns samples of each metric type in two tag sets: the qa
 // bucket and the single_tool bucket (whose empty status tag is dropped).
