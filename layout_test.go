@@ -23,6 +23,7 @@ var layers = map[string]int{
 	"internal/grpcdesc":          -1, // gRPC methods from .proto files (protocompile), protosets and server reflection
 	"internal/grpcdesc/grpctest": 0,  // the loopback gRPC chat server of the tests
 	"internal/otlptest":          0,  // the loopback OTLP metrics receiver of the tests
+	"internal/syncbuf":           -1, // a bytes.Buffer written from goroutines while a test reads it
 	"internal/influxtest":        0,  // the real influxd of the tests
 	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
 	"metrics":                    0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,9 +15,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/syncbuf"
 )
 
 // prometheusBinary is the prometheus on PATH: Debian's package installs
@@ -29,25 +29,7 @@ const prometheusBinary = "prometheus"
 // remote-write receiver enabled, on a free loopback port.
 type prometheus struct {
 	base string // http://127.0.0.1:port
-	log  *lockedBuffer
-}
-
-// lockedBuffer collects the server's log for failure messages.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	log  *syncbuf.Buffer
 }
 
 // startPrometheus runs Prometheus until the test ends. The test fails (it
@@ -71,7 +53,7 @@ func startPrometheus(t *testing.T) *prometheus {
 		"--web.listen-address="+addr, "--web.enable-remote-write-receiver", "--log.level=warn")
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 5 * time.Second
-	p := &prometheus{base: "http://" + addr, log: &lockedBuffer{}}
+	p := &prometheus{base: "http://" + addr, log: &syncbuf.Buffer{}}
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	if err := cmd.Start(); err != nil {
 		cancel()

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/influxtest"
+	"github.com/usefullatency/usefullatency/internal/syncbuf"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
 // newInfluxForTest builds an influxdb output on url with env.
-func newInfluxForTest(t *testing.T, url string, env map[string]string) (*InfluxDB, *syncBuffer) {
+func newInfluxForTest(t *testing.T, url string, env map[string]string) (*InfluxDB, *syncbuf.Buffer) {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	o, err := New("influxdb="+url, Params{Env: env, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +253,7 @@ func TestInfluxDBEscaping(t *testing.T) {
 // buffering and HTTP, not the server's) per 1,000 samples.
 func BenchmarkInfluxDBWrite(b *testing.B) {
 	srv := influxtest.Start(b, false)
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	out, err := New("influxdb="+srv.Base+"/bench", Params{Env: map[string]string{"K6_INFLUXDB_PUSH_INTERVAL": "100ms"}, Log: log})
 	if err != nil {
 		b.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
 	"github.com/usefullatency/usefullatency/internal/otlptest"
+	"github.com/usefullatency/usefullatency/internal/syncbuf"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -140,7 +141,7 @@ func TestOtelMapping(t *testing.T) {
 			env["K6_OTEL_SERVICE_NAME"] = "checkout-load"
 			env["K6_OTEL_SERVICE_VERSION"] = "v9.9.9"
 			env["K6_OTEL_HEADERS"] = "x-tenant=team-a,authorization=Bearer%20" + otelToken
-			log := &syncBuffer{}
+			log := &syncbuf.Buffer{}
 			o := newTestOtel(t, env, log)
 			if strings.Contains(o.Description(), otelToken) || !strings.Contains(o.Description(), rcv.Endpoint) {
 				t.Errorf("description %q: want the endpoint and no header value", o.Description())
@@ -348,7 +349,7 @@ func TestOtelUnreachableCollector(t *testing.T) {
 	for name, env := range cases {
 		t.Run(name, func(t *testing.T) {
 			env["K6_OTEL_HEADERS"] = "authorization=Bearer " + otelToken
-			log := &syncBuffer{}
+			log := &syncbuf.Buffer{}
 			o := newTestOtel(t, env, log)
 			o.stopTimeout = 500 * time.Millisecond
 			if err := o.Start(); err != nil {
@@ -470,7 +471,7 @@ func BenchmarkOtelRecord(b *testing.B) {
 // own samples, not the others.
 func TestOtelRefusedName(t *testing.T) {
 	rcv := otlptest.StartGRPC(t)
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true"}, log)
 	reg := metrics.NewRegistry()
 	bad := reg.MustNewMetric("_cart_items", metrics.Counter)
@@ -533,7 +534,7 @@ func TestOtelTLS(t *testing.T) {
 		} else {
 			delete(env, "K6_OTEL_TLS_CERTIFICATE")
 		}
-		log := &syncBuffer{}
+		log := &syncbuf.Buffer{}
 		o := newTestOtel(t, env, log)
 		if err := o.Start(); err != nil {
 			t.Fatal(err)
@@ -597,7 +598,7 @@ func TestOtelEndpointURL(t *testing.T) {
 		httpRcv: {"K6_OTEL_EXPORTER_TYPE": "http", "K6_OTEL_HTTP_EXPORTER_ENDPOINT": "http://" + httpRcv.Endpoint + "/collector/metrics"},
 	}
 	for rcv, env := range cases {
-		log := &syncBuffer{}
+		log := &syncbuf.Buffer{}
 		o := newTestOtel(t, env, log)
 		if err := o.Start(); err != nil {
 			t.Fatal(err)
@@ -616,7 +617,7 @@ func TestOtelEndpointURL(t *testing.T) {
 // dropped from the output and counted in a warning, the others exported.
 func TestOtelBoundedBuffer(t *testing.T) {
 	rcv := otlptest.StartGRPC(t)
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	o := newTestOtel(t, map[string]string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT": rcv.Endpoint, "K6_OTEL_GRPC_EXPORTER_INSECURE": "true",
 		"K6_OTEL_FLUSH_INTERVAL": "1h"}, log)
 	o.buf.max = 20

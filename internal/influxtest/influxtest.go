@@ -15,9 +15,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/syncbuf"
 )
 
 // Binary is the influxd on PATH: Debian's package influxdb installs
@@ -36,25 +37,7 @@ type Server struct {
 	// Base is http://127.0.0.1:port.
 	Base string
 	auth bool
-	log  *lockedBuffer
-}
-
-// lockedBuffer collects the server's log for failure messages.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	log  *syncbuf.Buffer
 }
 
 // Log returns what the server printed so far.
@@ -98,7 +81,7 @@ bind-address = %q
 	cmd := exec.CommandContext(ctx, exe, "-config", configPath)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 5 * time.Second
-	s := &Server{Base: "http://" + httpAddr, auth: auth, log: &lockedBuffer{}}
+	s := &Server{Base: "http://" + httpAddr, auth: auth, log: &syncbuf.Buffer{}}
 	cmd.Stdout, cmd.Stderr = s.log, s.log
 	if err := cmd.Start(); err != nil {
 		cancel()

@@ -15,22 +15,7 @@ import (
 // closed.
 func TestConnReadsStamped(t *testing.T) {
 	KeepOn()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	server := <-accepted
+	client, server, _ := loopbackPair(t, "tcp4", "127.0.0.1:0")
 	c, ok := NewConn(client)
 	if !ok {
 		t.Fatal("NewConn refused a TCP connection")

@@ -3,7 +3,6 @@
 package sockstamp
 
 import (
-	"net"
 	"syscall"
 	"testing"
 )
@@ -14,20 +13,7 @@ import (
 func TestKeepOnStampsFirstRead(t *testing.T) {
 	KeepOn()
 	for i := range 3 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		accepted := make(chan net.Conn, 1)
-		go func() {
-			c, _ := ln.Accept()
-			accepted <- c
-		}()
-		client, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		server := <-accepted
+		client, server, _ := loopbackPair(t, "tcp4", "127.0.0.1:0")
 		raw, err := client.(syscall.Conn).SyscallConn()
 		if err != nil {
 			t.Fatal(err)
@@ -54,6 +40,5 @@ func TestKeepOnStampsFirstRead(t *testing.T) {
 		}
 		client.Close()
 		server.Close()
-		ln.Close()
 	}
 }

@@ -40,23 +40,7 @@ func awaitRXStamps(tb testing.TB, raw syscall.RawConn, peer net.Conn) {
 // TestReadCarriesKernelStamp reads loopback bytes through Read and checks
 // that the stamp lies between the write and the read.
 func TestReadCarriesKernelStamp(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	server := <-accepted
-	defer server.Close()
+	client, server, _ := loopbackPair(t, "tcp4", "127.0.0.1:0")
 	raw, err := client.(syscall.Conn).SyscallConn()
 	if err != nil {
 		t.Fatal(err)

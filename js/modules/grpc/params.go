@@ -13,7 +13,6 @@ import (
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
-	"github.com/usefullatency/usefullatency/options"
 	"google.golang.org/grpc/metadata"
 )
 
@@ -64,7 +63,7 @@ func parseConnectParams(rt *sobek.Runtime, v sobek.Value) (connectParams, error)
 		case "reflect":
 			p.reflect = val.ToBoolean()
 		case "timeout":
-			p.timeout, err = duration(val)
+			p.timeout, err = modules.PositiveDuration(val)
 		case "reflectMetadata":
 			p.reflectMetadata, err = parseMetadata(rt, val)
 		case "maxReceiveSize":
@@ -108,7 +107,7 @@ func parseCallParams(rt *sobek.Runtime, v sobek.Value) (callParams, error) {
 		case "tags":
 			p.tags = modules.MergeTags(rt, nil, []sobek.Value{val})
 		case "timeout":
-			p.timeout, err = duration(val)
+			p.timeout, err = modules.PositiveDuration(val)
 			p.timeoutSet = true
 		case "discardResponseMessage":
 			p.discard = val.ToBoolean()
@@ -171,29 +170,6 @@ func parseMetadata(rt *sobek.Runtime, v sobek.Value) (metadata.MD, error) {
 		md.Append(k, val.String())
 	}
 	return md, nil
-}
-
-// duration reads a duration string ("30s") or a number of milliseconds;
-// it must be positive.
-func duration(v sobek.Value) (time.Duration, error) {
-	var d time.Duration
-	if s, ok := v.Export().(string); ok {
-		dur, err := options.ParseDuration(s)
-		if err != nil {
-			return 0, err
-		}
-		d = dur
-	} else {
-		ms := v.ToFloat()
-		if math.IsNaN(ms) || math.IsInf(ms, 0) {
-			return 0, fmt.Errorf("want a duration string or milliseconds, got %s", v.String())
-		}
-		d = time.Duration(ms * float64(time.Millisecond))
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("must be positive, got %s", v.String())
-	}
-	return d, nil
 }
 
 // size reads a message size in bytes; 0 is def.

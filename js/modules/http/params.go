@@ -7,11 +7,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
-	"github.com/usefullatency/usefullatency/options"
+	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/sse"
 )
 
@@ -165,7 +164,7 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 	case "tags":
 		return stringMap(rt, v, func(k, val string) { req.tags[k] = val })
 	case "timeout":
-		req.timeout, err = timeout(v)
+		req.timeout, err = modules.PositiveDuration(v)
 	case "redirects":
 		req.redirects, err = redirectCount(v)
 	case "responseType":
@@ -224,28 +223,6 @@ func stringMap(rt *sobek.Runtime, v sobek.Value, set func(k, v string)) error {
 		set(k, obj.Get(k).String())
 	}
 	return nil
-}
-
-// timeout reads a duration string ("30s") or a number of milliseconds; it
-// must be positive.
-func timeout(v sobek.Value) (d time.Duration, err error) {
-	if s, ok := v.Export().(string); ok {
-		dur, err := options.ParseDuration(s)
-		if err != nil {
-			return 0, err
-		}
-		d = dur
-	} else {
-		ms := v.ToFloat()
-		if math.IsNaN(ms) || math.IsInf(ms, 0) {
-			return 0, fmt.Errorf("want a duration string or milliseconds, got %s", v.String())
-		}
-		d = time.Duration(ms * float64(time.Millisecond))
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("must be positive, got %s", v.String())
-	}
-	return d, nil
 }
 
 // authScheme reads the auth param: "basic" or "digest"; NTLM is refused
