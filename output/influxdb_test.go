@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/eventually"
 	"github.com/usefullatency/usefullatency/internal/influxtest"
 	"github.com/usefullatency/usefullatency/internal/syncbuf"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -142,9 +143,13 @@ func TestInfluxDBWrongPassword(t *testing.T) {
 	}
 	_ = o.Start()
 	m := &metrics.Metric{Name: "iterations"}
-	for i := range 5 {
+	for i := range 5 { // one failed write per sample: several failures, one warning
 		o.AddSamples([]metrics.Sample{{Metric: m, Time: time.Unix(int64(i), 0), Value: 1}})
-		time.Sleep(30 * time.Millisecond) // spread over several writes
+		eventually.True(t, "the write failed", func() bool {
+			o.statsMu.Lock()
+			defer o.statsMu.Unlock()
+			return o.failures > i
+		})
 	}
 	if err := o.Stop(); err != nil {
 		t.Fatalf("Stop: %v, want nil (a warning)", err)
