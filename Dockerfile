@@ -1,6 +1,6 @@
 # The runner image: usefullatency installed both as itself and as k6, so
 # k6-operator's runner, initializer and starter jobs use it unchanged (see
-# README, "Distributed runs (k6-operator)", and deploy/k6-operator/).
+# docs/distributed.md and deploy/k6-operator/).
 #
 #   docker build -t usefullatency:dev .
 #   docker build --build-arg VERSION=$(git describe --tags --always) -t usefullatency:dev .

@@ -30,7 +30,7 @@ const (
 	ProbeCost        = ProbePrefix + "cost"         // Counter: the tokens' cost at the script's pricing.
 
 	// The load generator's health: when these are high, the timings above
-	// may be late (README "Client health").
+	// may be late (docs/probe.md, "Client health").
 	ProbeReadLag         = ProbePrefix + "read_lag"         // Trend (time): per request, the longest wait between the kernel receiving bytes and the runner reading them.
 	ProbeCoalescedEvents = ProbePrefix + "coalesced_events" // Counter: events that arrived in one read with the next event; their stamp may be late.
 	ProbeClientCPU       = ProbePrefix + "client_cpu"       // Gauge: the runner's process CPU, as a fraction of all cores, every second.

@@ -125,7 +125,7 @@ type Options struct {
 	TLSAuth         []TLSAuth    `json:"tlsAuth,omitempty"`
 
 	// The options below are accepted for compatibility and have no effect
-	// (see the README's command line table).
+	// (see docs/cli.md, the flag table).
 	CompatibilityMode string `json:"compatibilityMode,omitempty"`
 	Linger            bool   `json:"linger,omitempty"`
 	NoUsageReport     bool   `json:"noUsageReport,omitempty"`
