@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin/usefullatency
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test types demo dist-demo bench fuzz clean
+.PHONY: build test types demo dist-demo screenshots bench fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/usefullatency
@@ -44,6 +44,13 @@ demo: build
 DIST_RUNNERS ?= 3
 dist-demo: build
 	./deploy/local-operator.sh -n $(DIST_RUNNERS) -b $(BIN) examples/aftersales.js --mock -e DURATION=10s
+
+# The README's two pictures, docs/img/summary.png (the coloured end-of-test
+# summary) and docs/img/report.png (the top of the HTML report), remade from
+# one run of the demo by scripts/screenshots with aha and headless Chromium
+# (installed when missing). Not part of make test.
+screenshots:
+	GO=$(GO) BIN=$(BIN) ./scripts/screenshots
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
 bench: build

@@ -12,8 +12,8 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // layers ranks every package of the repository by the direction data flows
 // (script → scenarios → executor → VU → probe → samples → metrics →
 // thresholds / summary / outputs): a package imports only packages of a
-// lower rank. A new package gets its line here, and the README's Layout
-// section a line too.
+// lower rank. A new package gets its line here, and docs/contributing.md's
+// Layout table a line too.
 var layers = map[string]int{
 	"internal/sockstamp":         -3, // socket reads with the kernel's receive (and transmit) stamps
 	"internal/httpsafe":          -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
@@ -25,6 +25,7 @@ var layers = map[string]int{
 	"internal/otlptest":          0,  // the loopback OTLP metrics receiver of the tests
 	"internal/syncbuf":           -1, // a bytes.Buffer written from goroutines while a test reads it
 	"internal/influxtest":        0,  // the real influxd of the tests
+	"docs":                       0,  // the manual's pages, embedded for usefullatency help; imports nothing of the repository
 	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
 	"metrics":                    0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
@@ -69,7 +70,7 @@ func TestImportsPointDown(t *testing.T) {
 		pkg := local(fields[0])
 		rank, ok := layers[pkg]
 		if !ok {
-			t.Errorf("package %q has no layer: add it to layers in layout_test.go and to the README's Layout", pkg)
+			t.Errorf("package %q has no layer: add it to layers in layout_test.go and to docs/contributing.md's Layout", pkg)
 			continue
 		}
 		for _, imp := range fields[1:] {

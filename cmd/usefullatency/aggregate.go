@@ -30,15 +30,13 @@ type aggregateFlags struct {
 func newAggregateFlags(stderr io.Writer) *aggregateFlags {
 	f := &aggregateFlags{mergeFlags: newMergeFlags(stderr)}
 	fs := f.fs
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: usefullatency aggregate [flags]\n\n"+
-			"Takes the results the runners of one test post (run -o aggregator=URL), judges the\n"+
-			"thresholds on the whole test every --interval and stops every runner through its\n"+
-			"REST API when an abortOnFail threshold is crossed. When every runner has finished\n"+
-			"(or on SIGINT) it prints the summary of the whole test (exit 99 when a threshold\n"+
-			"failed).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Init("aggregate", pflag.ContinueOnError) // names the command in its usage
+	setUsage(fs, "Usage: usefullatency aggregate [flags]\n\n"+
+		"Takes the results the runners of one test post (run -o aggregator=URL), judges the\n"+
+		"thresholds on the whole test every --interval and stops every runner through its\n"+
+		"REST API when an abortOnFail threshold is crossed. When every runner has finished\n"+
+		"(or on SIGINT) it prints the summary of the whole test (exit 99 when a threshold\n"+
+		"failed).\n\nFlags:\n")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:6566", "address to take the runners' results on, host:port (port 0 picks one)")
 	fs.IntVar(&f.runners, "runners", 0, "number of runners: done when that many finished; 0: when the finished ones cover the whole test")
 	fs.DurationVar(&f.interval, "interval", aggregate.DefaultInterval, "time between two evaluations of the thresholds")

@@ -76,6 +76,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	f := &runFlags{fs: pflag.NewFlagSet("run", pflag.ContinueOnError)}
 	fs := f.fs
 	fs.SetOutput(stderr)
+	setUsage(fs, "") // pflag's, named after run, inspect or archive
 	fs.Int64VarP(&f.vus, "vus", "u", 1, "number of virtual users")
 	fs.StringVarP(&f.duration, "duration", "d", "", "test duration, e.g. 30s, 1m30s")
 	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs")

@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, mock, version.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, mock, version, help.
 package main
 
 import (
@@ -29,8 +29,10 @@ Usage:
   usefullatency aggregate [--listen addr]  live thresholds over runners' -o aggregator=URL posts
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
+  usefullatency help [topic|command]       the manual's topics, a topic's page or a command's flags
 
 Run "usefullatency run --help" for the flags of run.
+Manual: usefullatency help <topic>; docs/ in the repository.
 `
 
 // mainWithIO dispatches the subcommand and returns the exit code.
@@ -85,12 +87,13 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return aggregateCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
-	case "version", "--version":
+	case "version":
+		return versionCmd(args[1:], stdout, stderr)
+	case "--version":
 		fmt.Fprintln(stdout, versionString())
 		return 0
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return helpCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "ERRO unknown command %q\n%s", args[0], usage)
 	return 2

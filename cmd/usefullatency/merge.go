@@ -36,13 +36,10 @@ func newMergeFlags(stderr io.Writer) *mergeFlags {
 	f := &mergeFlags{fs: pflag.NewFlagSet("merge", pflag.ContinueOnError)}
 	fs := f.fs
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: usefullatency merge [flags] FILE...\n\n"+
-			"One summary of the results the runners of a test wrote with -o result=FILE,\n"+
-			"thresholds evaluated on the whole test (exit 99 when one fails, 104 for a file\n"+
-			"that cannot be merged).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: usefullatency merge [flags] FILE...\n\n"+
+		"One summary of the results the runners of a test wrote with -o result=FILE,\n"+
+		"thresholds evaluated on the whole test (exit 99 when one fails, 104 for a file\n"+
+		"that cannot be merged).\n\nFlags:\n")
 	fs.StringVar(&f.summaryExport, "summary-export", "", "write the merged summary as JSON to FILE")
 	fs.StringVar(&f.report, "report", "", "write the merged HTML report to FILE")
 	fs.StringVar(&f.trendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,p(95),p(99.9); default: the runners'")

@@ -59,6 +59,7 @@ func mockCmd(args []string, stdout, stderr io.Writer) int {
 	var m mockFlags
 	fs := pflag.NewFlagSet("mock", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "")
 	fs.StringVar(&m.addr, "addr", "127.0.0.1:8099", "address to listen on")
 	m.add(fs, "")
 	if err := fs.Parse(args); err != nil {
