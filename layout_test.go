@@ -16,6 +16,7 @@ const modulePath = "github.com/usefullatency/usefullatency"
 // Layout table a line too.
 var layers = map[string]int{
 	"internal/sockstamp":         -3, // socket reads with the kernel's receive (and transmit) stamps
+	"internal/redact":            -3, // secrets masked before any message, tag or report (imports nothing of ours)
 	"internal/httpsafe":          -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
 	"internal/netstack":          -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)
 	"internal/wsconn":            -1, // the WebSocket client connection of k6/websockets and k6/ws
@@ -27,7 +28,7 @@ var layers = map[string]int{
 	"internal/influxtest":        0,  // the real influxd of the tests
 	"docs":                       0,  // the manual's pages, embedded for usefullatency help; imports nothing of the repository
 	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
-	"metrics":                    0, "sse": 0, "internal/eventually": 0, "internal/redact": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
+	"metrics":                    0, "sse": 0, "internal/eventually": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"executor":   2,
@@ -36,6 +37,7 @@ var layers = map[string]int{
 	"js/modules": 2,
 	"js/web":     2,
 	"aggregate":  3, // live global thresholds: runners post results, the aggregator merges and stops them
+	"compare":    3, // usefullatency compare: two sets of runs, bootstrap intervals of the differences, verdicts
 	"output":     4,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,

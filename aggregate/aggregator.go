@@ -2,45 +2,81 @@ package aggregate
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
+	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/result"
 )
 
-// Config is how an Aggregator judges and when it is done.
+// Config is how an Aggregator judges, whom it trusts and when it is done.
 type Config struct {
 	// Interval is the time between two evaluations of the thresholds;
 	// DefaultInterval when 0.
 	Interval time.Duration
 	// Runners is the number of runners of the test: the aggregator is
-	// done when that many sent their final result. 0 means done when every
-	// runner that posted sent its final result and their segments cover
-	// the whole test.
+	// done when that many sent their final result, and refuses more. 0
+	// means done when every runner that posted sent its final result and
+	// their segments cover the whole test.
 	Runners int
 	// NoThresholds turns the thresholds off: status lines only, no stop.
 	NoThresholds bool
+	// Token is the shared secret every post must carry as
+	// "Authorization: Bearer <Token>" (see CheckToken). Empty: posts are
+	// taken from this machine only (loopback).
+	Token string
+	// RunnerAPIToken, when set, is sent as "Authorization: Bearer" to the
+	// runners' REST API with the stop.
+	RunnerAPIToken string
+	// MaxPostBytes bounds a post's body as sent; DefaultMaxPostBytes when
+	// 0.
+	MaxPostBytes int64
+	// Limits bound decoding a post (K6_RESULT_MAX_SIZE); the result
+	// package's defaults when zero.
+	Limits result.Limits
+	// PostsInFlight bounds the posts read and decoded at once;
+	// DefaultPostsInFlight when 0.
+	PostsInFlight int
+	// ReadTimeout bounds reading one request (Serve);
+	// DefaultReadTimeout when 0.
+	ReadTimeout time.Duration
+	// MaxConns bounds the connections held at once (Serve);
+	// DefaultMaxConns when 0.
+	MaxConns int
 	// Log takes the status lines and warnings.
 	Log io.Writer
 	// Client sends the stop requests; a client with a 5 s timeout when nil.
+	// Redirects are never followed.
 	Client *http.Client
 }
+
+// maxWarnings bounds the distinct warnings an Aggregator logs (refused
+// posts give one per poster and reason).
+const maxWarnings = 100
 
 // Aggregator keeps the latest result of each runner of one test, keyed by
 // its execution segment, and judges the merged result.
 type Aggregator struct {
 	cfg Config
+	// tokenSum is the SHA-256 of Config.Token, nil without a token.
+	tokenSum []byte
+	// slots holds a place per post being read.
+	slots chan struct{}
+	// refused counts the refused posts.
+	refused atomic.Int64
 
-	mu      sync.Mutex
-	testID  string
-	runners map[string]*runnerState
+	mu sync.Mutex
+	// testID and sequence are the test's, from the first post kept.
+	testID, sequence string
+	runners          map[string]*runnerState
 	// changed is true when a post came since the last evaluation.
 	changed bool
 	// aborted is true once an abortOnFail threshold was crossed.
@@ -58,15 +94,21 @@ type Aggregator struct {
 
 // runnerState is what the aggregator knows of one runner.
 type runnerState struct {
-	file *result.File
+	// owner posted segs first; no one else may post them.
+	owner owner
+	segs  []options.Segment
+	// file is its latest result, head the same without trend values.
+	file, head *result.File
 	// decode is what decoding its last post took.
-	decode  time.Duration
+	decode time.Duration
+	// api is where its REST API is: the host its posts come from, the
+	// port it announced; "" when it announced none.
 	api     string
 	final   bool
 	stopped bool
 }
 
-// New returns an Aggregator; serve Handler and call Run.
+// New returns an Aggregator; serve it (Serve, or Handler) and call Run.
 func New(cfg Config) *Aggregator {
 	if cfg.Interval <= 0 {
 		cfg.Interval = DefaultInterval
@@ -74,55 +116,38 @@ func New(cfg Config) *Aggregator {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: 5 * time.Second}
+	if cfg.MaxPostBytes <= 0 {
+		cfg.MaxPostBytes = DefaultMaxPostBytes
 	}
-	return &Aggregator{cfg: cfg, runners: map[string]*runnerState{}, complete: make(chan struct{}), warned: map[string]bool{}}
+	if cfg.Limits.MaxSize <= 0 {
+		cfg.Limits.MaxSize = result.DefaultMaxSize
+	}
+	if cfg.PostsInFlight <= 0 {
+		cfg.PostsInFlight = DefaultPostsInFlight
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	cfg.Client = stopClient(cfg.Client)
+	a := &Aggregator{cfg: cfg, runners: map[string]*runnerState{}, complete: make(chan struct{}),
+		warned: map[string]bool{}, slots: make(chan struct{}, cfg.PostsInFlight)}
+	if cfg.Token != "" {
+		sum := sha256.Sum256([]byte(cfg.Token))
+		a.tokenSum = sum[:]
+	}
+	return a
 }
 
 // Handler takes the runners' posts on Path and answers "ok" on GET /ping
-// (readiness).
+// (readiness). Serve adds the server's limits around it.
 func (a *Aggregator) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+Path, a.receive)
 	mux.HandleFunc("GET /ping", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
 	return mux
-}
-
-// receive decodes a runner's result and keeps it as that runner's latest.
-func (a *Aggregator) receive(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	f, err := result.Read(r.Body)
-	decode := time.Since(start)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	key := strings.Join(f.Segments, ",")
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.testID == "" {
-		a.testID = f.TestID
-	} else if f.TestID != a.testID {
-		a.warnOnce("test:"+key, "a runner (segment %s) from %s posted a result of another test; it is left out", key, r.RemoteAddr)
-		http.Error(w, "a result of another test than the aggregator's", http.StatusConflict)
-		return
-	}
-	st := a.runners[key]
-	if st == nil {
-		st = &runnerState{}
-		a.runners[key] = st
-	}
-	st.file, st.decode = f, decode
-	st.api = apiAddress(r.Header.Get(HeaderAPI), r.RemoteAddr)
-	st.final = st.final || r.Header.Get(HeaderFinal) == "true"
-	a.changed = true
-	if a.isComplete() && !a.closed {
-		a.closed = true
-		close(a.complete)
-	}
-	w.Header().Set(HeaderNextPost, a.pace().String())
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // paceFactor is how many times its own cost a window of aggregation lasts
@@ -142,26 +167,9 @@ func (a *Aggregator) pace() time.Duration {
 	return max(a.cfg.Interval, paceFactor*cost)
 }
 
-// apiAddress is the runner's REST API address with an unspecified host
-// replaced by the host the post came from.
-func apiAddress(api, remote string) string {
-	if api == "" {
-		return ""
-	}
-	host, port, err := net.SplitHostPort(api)
-	if err != nil {
-		return ""
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		if h, _, err := net.SplitHostPort(remote); err == nil {
-			host = h
-		}
-	}
-	return net.JoinHostPort(host, port)
-}
-
-// isComplete says whether every expected runner sent its final result;
-// a.mu is held.
+// isComplete says whether every expected runner sent its final result:
+// Config.Runners of them, or without it every runner that posted, their
+// segments covering the whole test; a.mu is held.
 func (a *Aggregator) isComplete() bool {
 	finals := 0
 	for _, st := range a.runners {
@@ -172,20 +180,22 @@ func (a *Aggregator) isComplete() bool {
 	if a.cfg.Runners > 0 {
 		return finals >= a.cfg.Runners
 	}
-	if finals == 0 || finals < len(a.runners) {
-		return false
-	}
-	_, warnings, err := result.Merge(a.files())
-	return err == nil && len(warnings) == 0
+	return finals > 0 && finals == len(a.runners) && len(a.missing()) == 0
 }
 
-// files returns the latest result of every runner, by segment; a.mu is held.
-func (a *Aggregator) files() []*result.File {
+// keys returns the runners' keys, sorted; a.mu is held.
+func (a *Aggregator) keys() []string {
 	keys := make([]string, 0, len(a.runners))
 	for k := range a.runners {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// files returns the latest result of every runner, by segment; a.mu is held.
+func (a *Aggregator) files() []*result.File {
+	keys := a.keys()
 	out := make([]*result.File, len(keys))
 	for i, k := range keys {
 		out[i] = a.runners[k].file
@@ -221,13 +231,27 @@ func (a *Aggregator) Run(ctx context.Context) (merged *result.File, aborted bool
 	}
 }
 
-// finish merges the latest results once more.
+// finish merges the latest results once more, saying which runners did
+// not send their final result and which segments no runner posted.
 func (a *Aggregator) finish() (*result.File, bool, error) {
 	a.mu.Lock()
 	files := a.files()
+	var unfinished []string
+	for key, st := range a.runners {
+		if !st.final {
+			unfinished = append(unfinished, key)
+		}
+	}
 	a.mu.Unlock()
+	if n := a.refused.Load(); n > 0 {
+		a.logLine(fmt.Sprintf("WARN aggregate: %d posts were refused (the lines \"refused a post\" say why); they are not in the result", n))
+	}
 	if len(files) == 0 {
 		return nil, false, nil
+	}
+	if len(unfinished) > 0 {
+		sort.Strings(unfinished)
+		a.logLine("WARN aggregate: no final result for segments " + strings.Join(unfinished, " ") + ": their latest posts are judged")
 	}
 	merged, warnings, err := result.Merge(files)
 	for _, w := range warnings {
@@ -295,62 +319,19 @@ func statusLine(f *result.File, run *result.Run, runners, finals int) string {
 	return b.String()
 }
 
-// abort stops every runner not stopped yet through its REST API; runners
-// that post later are stopped at the next evaluation.
-func (a *Aggregator) abort(crossed []string) {
-	a.mu.Lock()
-	first := !a.aborted
-	a.aborted = true
-	var targets []*runnerState
-	for _, st := range a.runners {
-		if !st.stopped && !st.final {
-			st.stopped = true
-			targets = append(targets, st)
-		}
-	}
-	a.mu.Unlock()
-	if first {
-		a.logLine("WARN aggregate: thresholds on metrics '" + strings.Join(crossed, ", ") + "' crossed with abortOnFail: stopping every runner")
-	}
-	var wg sync.WaitGroup
-	for _, st := range targets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a.stop(st.api)
-		}()
-	}
-	wg.Wait()
-}
-
-// stop sends PATCH /v1/status {stopped: true} to one runner.
-func (a *Aggregator) stop(api string) {
-	if api == "" {
-		a.warnOnce("noapi", "a runner serves no REST API (--address): it cannot be stopped")
-		return
-	}
-	req, err := http.NewRequest(http.MethodPatch, "http://"+api+"/v1/status", strings.NewReader(stopBody))
-	if err != nil {
-		a.warnOnce("stop:"+api, "stopping the runner at %s: %v", api, err)
-		return
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := a.cfg.Client.Do(req)
-	if err != nil {
-		a.warnOnce("stop:"+api, "stopping the runner at %s: %v", api, err)
-		return
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		a.warnOnce("stop:"+api, "stopping the runner at %s: %s", api, resp.Status)
-	}
-}
-
 // warnOnce logs a warning the first time its key comes.
 func (a *Aggregator) warnOnce(key, format string, args ...any) {
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
 	if a.warned[key] {
+		return
+	}
+	if len(a.warned) == maxWarnings {
+		a.warned[key] = true
+		fmt.Fprintf(a.cfg.Log, "WARN aggregate: %d warnings given; the next ones are not logged\n", maxWarnings)
+		return
+	}
+	if len(a.warned) > maxWarnings {
 		return
 	}
 	a.warned[key] = true

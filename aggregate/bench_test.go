@@ -1,11 +1,9 @@
 package aggregate
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"syscall"
 	"testing"
@@ -36,17 +34,14 @@ func BenchmarkAggregate8x5000(b *testing.B) {
 				bodies[i] = encoded(f)
 				encode += time.Since(start)
 			}
-			a := New(Config{Interval: window, Log: io.Discard})
+			a := New(Config{Interval: window, Log: io.Discard, Token: testToken})
 			h := a.Handler()
 			runtime.GC()
 			b.ResetTimer()
 			cpu0 := cpuTime()
 			for range b.N {
-				for _, body := range bodies {
-					req := httptest.NewRequest(http.MethodPost, Path, bytes.NewReader(body))
-					rec := httptest.NewRecorder()
-					h.ServeHTTP(rec, req)
-					if rec.Code != http.StatusNoContent {
+				for i, body := range bodies {
+					if rec := runnerN(i).send(h, body, false); rec.Code != http.StatusNoContent {
 						b.Fatalf("post: %d %s", rec.Code, rec.Body)
 					}
 				}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/http"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/usefullatency/usefullatency/result"
@@ -55,4 +58,44 @@ func encoded(f *result.File) []byte {
 		panic(err)
 	}
 	return b.Bytes()
+}
+
+// serve serves a on a loopback port, with the server's limits, until the
+// test ends, and returns its base URL.
+func serve(t *testing.T, a *Aggregator) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := a.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// postTo sends body to the aggregator at url over the network as p would
+// (p.remote is the real address then) and returns the answer's status.
+func (p poster) postTo(t *testing.T, url string, body []byte) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+Path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch p.token {
+	case "":
+		req.Header.Set("Authorization", "Bearer "+testToken)
+	case "-":
+	default:
+		req.Header.Set("Authorization", "Bearer "+p.token)
+	}
+	req.Header.Set(HeaderRunner, p.id)
+	if p.api != "" {
+		req.Header.Set(HeaderAPI, p.api)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

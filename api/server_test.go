@@ -29,8 +29,19 @@ type liveRun struct {
 }
 
 // startRun loads api.js with env, applies edit to its options, serves its
-// REST API on an httptest server and starts the run.
+// REST API's routes on an httptest server and starts the run.
 func startRun(t *testing.T, env map[string]string, edit func(*options.Options)) *liveRun {
+	t.Helper()
+	return startRunOn(t, env, edit, func(ctl *runner.Control) string {
+		srv := httptest.NewServer(Handler(ctl))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	})
+}
+
+// startRunOn is startRun with the REST API served by serve, which returns
+// its base URL.
+func startRunOn(t *testing.T, env map[string]string, edit func(*options.Options), serve func(*runner.Control) string) *liveRun {
 	t.Helper()
 	var errs bytes.Buffer
 	test, err := runner.Load("testdata/api.js", env, &errs)
@@ -44,9 +55,7 @@ func startRun(t *testing.T, env map[string]string, edit func(*options.Options)) 
 	opts.Quiet, opts.NoSummary = true, true
 	edit(&opts)
 	ctl := runner.NewControl(test, opts)
-	srv := httptest.NewServer(Handler(ctl))
-	t.Cleanup(srv.Close)
-	r := &liveRun{ctl: ctl, base: srv.URL, done: make(chan int, 1)}
+	r := &liveRun{ctl: ctl, base: serve(ctl), done: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
@@ -400,7 +409,7 @@ func TestListenAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctl := runner.NewControl(test, options.Options{})
-	srv, err := Listen("127.0.0.1:0", ctl)
+	srv, err := Listen("127.0.0.1:0", ctl, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +417,7 @@ func TestListenAndClose(t *testing.T) {
 	if s := at(v, "data", "attributes", "status"); s != float64(runner.StatusCreated) {
 		t.Errorf("status before Execute = %v, want 0 (created)", s)
 	}
-	if _, err := Listen(srv.Addr(), ctl); err == nil || !strings.Contains(err.Error(), srv.Addr()) {
+	if _, err := Listen(srv.Addr(), ctl, Config{}); err == nil || !strings.Contains(err.Error(), srv.Addr()) {
 		t.Errorf("listening twice on %s: %v, want an error naming the address", srv.Addr(), err)
 	}
 	if err := srv.Close(); err != nil {

@@ -2,8 +2,8 @@ package api
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/usefullatency/usefullatency/runner"
 )
@@ -21,12 +21,11 @@ func writeSetupData(w http.ResponseWriter, data []byte) {
 	}})
 }
 
-// putSetup answers PUT /v1/setup: the body, raw JSON, becomes the setup
-// data; an empty body clears it.
-func putSetup(w http.ResponseWriter, r *http.Request, ctl *runner.Control) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "Error reading request body", err.Error())
+// putSetup answers PUT /v1/setup: the body, raw JSON of at most
+// MaxSetupDataSize bytes, becomes the setup data; an empty body clears it.
+func putSetup(w http.ResponseWriter, r *http.Request, ctl *runner.Control, b bodies) {
+	body, ok := b.read(w, r, MaxSetupDataSize)
+	if !ok {
 		return
 	}
 	if len(body) == 0 {
@@ -39,20 +38,41 @@ func putSetup(w http.ResponseWriter, r *http.Request, ctl *runner.Control) {
 	writeSetupData(w, ctl.SetupData())
 }
 
+// lifecycle runs the script's setup() and teardown() for the REST API,
+// each at most once per run: the calls a distributed run makes once (on
+// one runner, k6-operator's flow). A repeat is answered 409 rather than
+// running the function again. The runner runs them on the script's main
+// VU under one lock, so they never overlap each other nor the run's own
+// setup() and teardown().
+type lifecycle struct {
+	ctl                *runner.Control
+	setupRan, tornDown atomic.Bool
+}
+
 // runSetup answers POST /v1/setup: it runs the script's setup() and
 // returns the data it returned.
-func runSetup(w http.ResponseWriter, r *http.Request, ctl *runner.Control) {
-	if err := ctl.RunSetup(r.Context()); err != nil {
+func (l *lifecycle) runSetup(w http.ResponseWriter, r *http.Request) {
+	if l.setupRan.Swap(true) {
+		writeError(w, http.StatusConflict, "Setup already executed",
+			"setup() runs at most once per run through the REST API; GET /v1/setup returns the setup data")
+		return
+	}
+	if err := l.ctl.RunSetup(r.Context()); err != nil {
 		writeError(w, http.StatusInternalServerError, "Error executing setup", err.Error())
 		return
 	}
-	writeSetupData(w, ctl.SetupData())
+	writeSetupData(w, l.ctl.SetupData())
 }
 
 // runTeardown answers POST /v1/teardown with an empty 200 once the
 // script's teardown(data) ran.
-func runTeardown(w http.ResponseWriter, r *http.Request, ctl *runner.Control) {
-	if err := ctl.RunTeardown(r.Context()); err != nil {
+func (l *lifecycle) runTeardown(w http.ResponseWriter, r *http.Request) {
+	if l.tornDown.Swap(true) {
+		writeError(w, http.StatusConflict, "Teardown already executed",
+			"teardown() runs at most once per run through the REST API")
+		return
+	}
+	if err := l.ctl.RunTeardown(r.Context()); err != nil {
 		writeError(w, http.StatusInternalServerError, "Error executing teardown", err.Error())
 	}
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 
 	"github.com/usefullatency/usefullatency/runner"
@@ -38,11 +37,11 @@ func writeStatus(w http.ResponseWriter, ctl *runner.Control) { writeJSON(w, stat
 // patchStatus answers PATCH /v1/status as k6 does: stopped true stops the
 // run; otherwise a paused value pauses or resumes it, and vus or vus-max
 // are refused (only k6's externally-controlled executor takes them). The
-// answer is the status after the change.
-func patchStatus(w http.ResponseWriter, r *http.Request, ctl *runner.Control) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "Couldn't read request", err.Error())
+// answer is the status after the change. The body is read up to
+// MaxStatusBodySize.
+func patchStatus(w http.ResponseWriter, r *http.Request, ctl *runner.Control, b bodies) {
+	body, ok := b.read(w, r, MaxStatusBodySize)
+	if !ok {
 		return
 	}
 	var doc document[resource[statusAttributes]]

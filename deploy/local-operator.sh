@@ -17,7 +17,9 @@
 #              test while it runs and stops every runner on a crossed
 #              abortOnFail one; its log is DIR/aggregate.log. AGGREGATE_FLAGS
 #              adds flags to it (--interval 1s), K6_AGGREGATOR_PUSH_INTERVAL
-#              sets the runners' posting interval (default 2s)
+#              sets the runners' posting interval (default 2s). The
+#              aggregator and the runners share a random token
+#              (K6_AGGREGATOR_TOKEN, or the one in the environment)
 #   run args   spec.arguments: given to `k6 archive` (minus -o/--out) and to
 #              every `k6 run`
 #
@@ -139,6 +141,11 @@ alive() { kill -0 "$1" 2>/dev/null; }
 # The live aggregator (-g), before the runners: they post to it.
 agg_url=
 if [ -n "$aggregate" ]; then
+	# The token every post carries: 128 random bits, unless one is given.
+	if [ -z "${K6_AGGREGATOR_TOKEN:-}" ]; then
+		K6_AGGREGATOR_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+	fi
+	export K6_AGGREGATOR_TOKEN
 	# shellcheck disable=SC2086 # AGGREGATE_FLAGS are words
 	k6 aggregate --listen 127.0.0.1:0 --runners "$n" --no-summary ${AGGREGATE_FLAGS:-} >"$dir/aggregate.log" 2>&1 &
 	agg_pid=$!

@@ -132,7 +132,8 @@ func TestLocalOperatorAggregator(t *testing.T) {
 		t.Errorf("done = %v, want the runners stopped after the gate (30) and before the end (60)", n)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, "aggregate.log"))
-	if err != nil || !strings.Contains(string(log), "crossed with abortOnFail: stopping every runner") {
-		t.Errorf("aggregate.log (%v):\n%s", err, log)
+	if err != nil || !strings.Contains(string(log), "crossed with abortOnFail: stopping every runner") ||
+		strings.Contains(string(log), "no token") || strings.Contains(string(log), "refused") {
+		t.Errorf("aggregate.log (%v; want the harness's random token on both sides, no post refused):\n%s", err, log)
 	}
 }

@@ -235,3 +235,66 @@ func (w *watcher) String() string {
 	defer w.mu.Unlock()
 	return w.text.String()
 }
+
+// apiCallWith is apiCall with extra request headers.
+func apiCallWith(method, addr, path, body string, hdr map[string]string) (status int, doc map[string]any, ok bool) {
+	req, err := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, false
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	client := http.Client{Timeout: 2 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, false
+	}
+	defer resp.Body.Close()
+	_ = json.NewDecoder(resp.Body).Decode(&doc)
+	return resp.StatusCode, doc, true
+}
+
+// With K6_API_TOKEN set, the runner's REST API answers 401 without the
+// token (GET /ping excepted) and 403 to a web page's post, logging the
+// refusal, and the starter's PATCH with the token runs the test; the
+// token shows in no log line.
+func TestRESTAPIAccess(t *testing.T) {
+	t.Parallel()
+	const token = "e2e-s3cret-api-token"
+	addr := freeLoopbackAddr(t)
+	run := invocation{args: []string{"run", "-q", "--no-summary", "-a", addr, "--paused", script("operator.js"),
+		"--tag", "instance_id=0", "--tag", "testrun_name=demo"}, env: []string{"K6_API_TOKEN=" + token}}.start(t, binary)
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	eventually.True(t, "GET /ping answers", func() bool {
+		code, _, ok := apiCallWith(http.MethodGet, addr, "/ping", "", nil)
+		return ok && code == http.StatusOK
+	})
+	if code, doc, _ := apiCallWith(http.MethodGet, addr, "/v1/status", "", nil); code != http.StatusUnauthorized {
+		t.Errorf("GET /v1/status without the token: %d %v, want 401", code, doc)
+	}
+	if code, doc, _ := apiCallWith(http.MethodPatch, addr, "/v1/status", starterPatch, map[string]string{"Authorization": "Bearer nope"}); code != http.StatusUnauthorized {
+		t.Errorf("PATCH with another token: %d %v, want 401", code, doc)
+	}
+	page := map[string]string{"Authorization": "Bearer " + token, "Origin": "http://evil.example"}
+	if code, doc, _ := apiCallWith(http.MethodPost, addr, "/v1/teardown", "", page); code != http.StatusForbidden {
+		t.Errorf("POST /v1/teardown from a web page: %d %v, want 403", code, doc)
+	}
+	run.log.await(t, "refused POST")
+	eventually.True(t, "the runner waits paused", func() bool {
+		_, doc, _ := apiCallWith(http.MethodGet, addr, "/v1/status", "", auth)
+		s, _ := lookup(doc, "data", "attributes", "status")
+		return s == 4.0
+	})
+	if code, doc, _ := apiCallWith(http.MethodPatch, addr, "/v1/status", starterPatch, auth); code != http.StatusOK {
+		t.Fatalf("starter PATCH with the token: %d %v", code, doc)
+	}
+	r := run.out()
+	r.wantCode(t, 0)
+	if strings.Contains(r.stderr, token) {
+		t.Errorf("stderr holds the token:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "reachable beyond this machine") {
+		t.Errorf("a loopback API warned that it is exposed:\n%s", r.stderr)
+	}
+}

@@ -54,6 +54,8 @@ type Segment interface {
 	Owns(index int64) bool
 	// Global maps the instance's local-th index to its global index.
 	Global(local int64) int64
+	// Scale returns how many of the global indices 0..n-1 it owns.
+	Scale(n int64) int64
 }
 
 // global maps a local index through the segment, if any.

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -136,6 +137,7 @@ type oddOnly struct{}
 
 func (oddOnly) Owns(i int64) bool    { return i%2 == 1 }
 func (oddOnly) Global(l int64) int64 { return 2*l + 1 }
+func (oddOnly) Scale(n int64) int64  { return n / 2 }
 
 func TestGracefulStopInterrupts(t *testing.T) {
 	t.Parallel()
@@ -257,6 +259,17 @@ func TestRampingVUsRun(t *testing.T) {
 	}
 }
 
+// TestPoolReservesNothingForMaxVUs checks that a pool's memory follows the
+// VUs it holds, not maxVUs: maxVUs of 1e10 (with --no-vu-limit) once
+// reserved 160 GB up front and died out of memory.
+func TestPoolReservesNothingForMaxVUs(t *testing.T) {
+	t.Parallel()
+	p := newPool(vus(2), 1e10, nil, &Stats{}, nil)
+	if cap(p.idle) > 16 {
+		t.Fatalf("a pool of 2 VUs with maxVUs 1e10 reserves room for %d VUs", cap(p.idle))
+	}
+}
+
 func TestPoolReusesTheLastIdleVU(t *testing.T) {
 	t.Parallel()
 	p := newPool(vus(3), 3, nil, &Stats{}, nil)
@@ -317,5 +330,97 @@ func TestRampDownToZeroAtTheEnd(t *testing.T) {
 				t.Errorf("gracefulRampDown %v: %d completed, %d interrupted; want %d and %d", tc.rampDown, c, i, tc.completed, tc.interrupted)
 			}
 		})
+	}
+}
+
+// TestArrivalRateBeyondTheMachine runs 1e8 iterations/s for 2 s on 10 VUs
+// whose iterations return at once: the machine cannot start them that
+// fast. The scenario ends at its duration (well before 10 s; stepping
+// through 2e8 due times one by one took 35 s), every due iteration is
+// either started or dropped, dropped_iterations counts the drops, and one
+// warning says why.
+func TestArrivalRateBeyondTheMachine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		sc   options.Scenario
+		seg  Segment
+		due  int64
+	}{
+		{"constant", options.Scenario{Executor: options.ConstantArrivalRate, Rate: 1e8, Duration: options.Duration(2 * time.Second)}, nil, 2e8},
+		{"constant, odd segment", options.Scenario{Executor: options.ConstantArrivalRate, Rate: 1e8, Duration: options.Duration(2 * time.Second)}, oddOnly{}, 1e8},
+		{"ramping", options.Scenario{Executor: options.RampingArrivalRate, StartRate: 1e8,
+			Stages: []options.Stage{stage(time.Second, 1e8), stage(time.Second, 0)}}, nil, 15e7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sc := tc.sc
+			sc.Name, sc.TimeUnit, sc.PreAllocatedVUs, sc.MaxVUs = "s", options.Duration(time.Second), 10, 10
+			sc.GracefulStop = options.Duration(time.Second)
+			env, reg := testEnv(sc, 10, func(context.Context, VU, Iteration) Outcome { return Completed })
+			env.Segment = tc.seg
+			var mu sync.Mutex
+			var warnings []string
+			env.Warn = func(m string) {
+				mu.Lock()
+				defer mu.Unlock()
+				warnings = append(warnings, m)
+			}
+			begin := time.Now()
+			st := run(t, env).Stats()
+			if el := time.Since(begin); el > 10*time.Second {
+				t.Errorf("the 2 s scenario took %s", el)
+			}
+			started, dropped := st.Completed.Load()+st.Interrupted.Load(), st.Dropped.Load()
+			if started+dropped != tc.due || started == 0 {
+				t.Errorf("started %d + dropped %d, want %d due iterations, some started", started, dropped, tc.due)
+			}
+			if got := reg.Get("dropped_iterations").Sink.(*metrics.CounterSink).Sum; got != float64(dropped) {
+				t.Errorf("dropped_iterations = %v, want %d", got, dropped)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "dropped") {
+				t.Errorf("warnings %q, want one about the dropped iterations", warnings)
+			}
+		})
+	}
+}
+
+// TestDueBurstStartsOnIdleVUs checks one pass of the loop: of the
+// iterations due at once, as many start as VUs are idle, oldest first, and
+// the others are dropped as one sample; the pool then grows by the drops,
+// up to maxVUs.
+func TestDueBurstStartsOnIdleVUs(t *testing.T) {
+	sc := options.Scenario{Name: "s", Executor: options.ConstantArrivalRate, Rate: 1000, TimeUnit: options.Duration(time.Second),
+		Duration: options.Duration(time.Second), PreAllocatedVUs: 3, MaxVUs: 5}
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var got []int64
+	env, reg := testEnv(sc, 3, func(_ context.Context, _ VU, it Iteration) Outcome {
+		mu.Lock()
+		got = append(got, it.InTest)
+		mu.Unlock()
+		<-release
+		return Completed
+	})
+	var made atomic.Int64
+	env.NewVU = func(context.Context) (VU, error) { return fakeVU(100 + made.Add(1)), nil }
+	a, _ := New(env)
+	ar := a.(*arrivalRate)
+	l := &arrivalLoop{a: ar, p: newPool(env.VUs, sc.MaxVUs, env.NewVU, &ar.stats, env.Warn), ctx: context.Background(),
+		iterCtx: context.Background(), start: time.Now()}
+	l.pass(10, 20)
+	close(release)
+	l.running.Wait()
+	l.p.growing.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 3 || got[0]+got[1]+got[2] != 10+11+12 {
+		t.Errorf("started %v, want the oldest three due: 10, 11, 12", got)
+	}
+	sink := reg.Get("dropped_iterations").Sink.(*metrics.CounterSink)
+	if ar.stats.Dropped.Load() != 7 || sink.Sum != 7 || made.Load() != 2 {
+		t.Errorf("dropped %d (sample sum %v), made %d VUs; want 7, 7 and 2 (up to maxVUs 5)", ar.stats.Dropped.Load(), sink.Sum, made.Load())
 	}
 }

@@ -24,7 +24,9 @@ type pool struct {
 }
 
 func newPool(vus []VU, maxVUs int64, newVU func(context.Context) (VU, error), stats *Stats, warn func(string)) *pool {
-	p := &pool{idle: make([]VU, 0, max(maxVUs, int64(len(vus)))), max: maxVUs, newVU: newVU, stats: stats, warn: warn}
+	// The idle list holds the VUs initialised up front; it grows with the
+	// ones started on demand, so a huge maxVUs reserves nothing.
+	p := &pool{idle: make([]VU, 0, len(vus)), max: maxVUs, newVU: newVU, stats: stats, warn: warn}
 	// Reversed, so the first VUs initialised are the first ones used.
 	for i := len(vus) - 1; i >= 0; i-- {
 		p.idle = append(p.idle, vus[i])
@@ -47,6 +49,13 @@ func (p *pool) tryGet() VU {
 	return vu
 }
 
+// idleCount returns the number of idle VUs.
+func (p *pool) idleCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.idle)
+}
+
 // put returns a VU to the pool.
 func (p *pool) put(vu VU) {
 	p.mu.Lock()
@@ -54,28 +63,30 @@ func (p *pool) put(vu VU) {
 	p.mu.Unlock()
 }
 
-// grow starts initialising one more VU unless the pool is at max; at max
-// it warns once.
-func (p *pool) grow(ctx context.Context, scenario string) {
+// growBy starts initialising one more VU per dropped iteration, n of
+// them, as far as max allows; once at max it warns once.
+func (p *pool) growBy(ctx context.Context, scenario string, n int64) {
 	if p.newVU == nil {
 		return
 	}
-	if p.owned.Add(1) > p.max {
-		p.owned.Add(-1)
-		if !p.warned.Swap(true) && p.warn != nil {
-			p.warn("scenario " + scenario + ": insufficient VUs, reached maxVUs; iterations are being dropped")
-		}
-		return
-	}
-	p.growing.Add(1)
-	go func() {
-		defer p.growing.Done()
-		vu, err := p.newVU(ctx)
-		if err != nil {
+	for ; n > 0; n-- {
+		if p.owned.Add(1) > p.max {
 			p.owned.Add(-1)
+			if !p.warned.Swap(true) && p.warn != nil {
+				p.warn("scenario " + scenario + ": insufficient VUs, reached maxVUs; iterations are being dropped")
+			}
 			return
 		}
-		p.stats.Initialised.Add(1)
-		p.put(vu)
-	}()
+		p.growing.Add(1)
+		go func() {
+			defer p.growing.Done()
+			vu, err := p.newVU(ctx)
+			if err != nil {
+				p.owned.Add(-1)
+				return
+			}
+			p.stats.Initialised.Add(1)
+			p.put(vu)
+		}()
+	}
 }

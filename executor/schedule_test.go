@@ -145,3 +145,46 @@ func TestWindowsRampDownAtEnd(t *testing.T) {
 		t.Errorf("VU still wanted at the end: windows %v, want one ended by the scenario", w)
 	}
 }
+
+// TestDueBy checks the end of the iterations due by a time against a
+// linear scan, for constant and ramping schedules, from several starting
+// points, before, inside and after the schedule.
+func TestDueBy(t *testing.T) {
+	const d = 2 * time.Second
+	constant := func(rate int64) func(int64) (time.Duration, bool) {
+		return func(i int64) (time.Duration, bool) {
+			at := ConstantArrival(i, rate, time.Second)
+			return at, at < d
+		}
+	}
+	ramp := NewRampingArrivals(0, []options.Stage{stage(time.Second, 3000), stage(time.Second, 500)}, time.Second)
+	scan := func(due func(int64) (time.Duration, bool), from int64, el time.Duration) int64 {
+		i := from
+		for ; ; i++ {
+			if at, ok := due(i); !ok || at > el {
+				return i
+			}
+		}
+	}
+	for name, due := range map[string]func(int64) (time.Duration, bool){
+		"constant 7/s": constant(7), "constant 1000/s": constant(1000), "constant 1e5/s": constant(100_000), "ramping": ramp.At,
+	} {
+		for _, el := range []time.Duration{0, time.Nanosecond, 333 * time.Millisecond, time.Second, d - 1, d, time.Hour} {
+			for _, from := range []int64{0, 1, 5, scan(due, 0, el/2)} {
+				from = min(from, scan(due, 0, el))
+				if got, want := DueBy(due, from, el), scan(due, from, el); got != want {
+					t.Errorf("%s: DueBy(from %d, %v) = %d, want %d", name, from, el, got, want)
+				}
+			}
+		}
+	}
+	// 1e8/s for 2 s: 2e8 due at the end, found without 2e8 calls.
+	calls := 0
+	fast := func(i int64) (time.Duration, bool) {
+		calls++
+		return constant(100_000_000)(i)
+	}
+	if got := DueBy(fast, 0, time.Hour); got != 200_000_000 || calls > 200 {
+		t.Errorf("DueBy at 1e8/s = %d after %d calls, want 2e8 in a few dozen", got, calls)
+	}
+}

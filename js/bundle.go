@@ -56,6 +56,9 @@ type Config struct {
 	// Offline serves remote modules from CacheDir only: none is fetched,
 	// and one that is not cached fails the load at once.
 	Offline bool
+	// MaxFileSize is the largest local file the bundle reads, in bytes;
+	// zero is DefaultMaxFileSize (1 GiB). See ReadLocalFile.
+	MaxFileSize int64
 }
 
 // NewBundle reads, parses and links the script at path with its imports,

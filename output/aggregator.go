@@ -16,10 +16,12 @@ func init() { register("aggregator", newAggregator) }
 // Aggregator posts the run's mergeable result to a `usefullatency
 // aggregate` service every K6_AGGREGATOR_PUSH_INTERVAL (default 2s) and
 // once at the end: `-o aggregator=URL`, or `-o aggregator` with
-// K6_AGGREGATOR_URL (which `run` adds by itself when that variable is set). The aggregator judges the thresholds on all runners'
-// results and stops every runner through its REST API when an abortOnFail
-// threshold is crossed. A lost aggregator costs one warning line, never
-// the run (see package aggregate).
+// K6_AGGREGATOR_URL (which `run` adds by itself when that variable is
+// set), with the aggregator's token from K6_AGGREGATOR_TOKEN (sent as
+// "Authorization: Bearer", never printed). The aggregator judges the
+// thresholds on all runners' results and stops every runner through its
+// REST API when an abortOnFail threshold is crossed. A lost aggregator
+// costs one warning line, never the run (see package aggregate).
 type Aggregator struct {
 	sender *live.Sender
 	url    string
@@ -54,7 +56,7 @@ func newAggregator(p Params) (Output, error) {
 	a := &Aggregator{url: target, gaugeTimes: gaugeTimes{}}
 	snapshot := p.Result
 	s, err := live.NewSender(live.SenderConfig{
-		URL: target, Interval: interval, APIAddress: p.APIAddress, Log: log,
+		URL: target, Interval: interval, APIAddress: p.APIAddress, Log: log, Token: p.Env[live.TokenEnv],
 		Snapshot: func() *result.File { return snapshot(a.gaugeTimes) },
 	})
 	if err != nil {

@@ -219,15 +219,11 @@ func (o *InfluxDB) request(points int) string {
 	return fmt.Sprintf("writing %d points to %s", points, redact.URL(o.cfg.url))
 }
 
-// message is an error on one line, any URL's password redacted, and the
-// configured password too should a server echo it (unless it is too short
-// to tell from other text).
+// message is an error on one line, redacted, with the configured password
+// (and its Basic form) masked too should a server echo it (unless it is too
+// short to tell from other text).
 func (o *InfluxDB) message(err error) string {
-	msg := strings.Join(strings.Fields(err.Error()), " ")
-	if len(o.cfg.password) >= 4 {
-		msg = strings.ReplaceAll(msg, o.cfg.password, redact.Mask)
-	}
-	return redact.Text(msg)
+	return o.client.creds.message(err)
 }
 
 // Stop writes what is buffered, waiting at most cfg.stopGrace for the

@@ -22,6 +22,7 @@ type influxClient struct {
 	db                 string
 	precision          string
 	username, password string
+	creds              secrets
 	http               *http.Client
 }
 
@@ -36,7 +37,7 @@ func newInfluxClient(cfg influxConfig) *influxClient {
 	tr.MaxIdleConnsPerHost = cfg.concurrentWrites + 1
 	return &influxClient{
 		base: cfg.base, db: cfg.db, precision: precisions[cfg.precision].param,
-		username: cfg.username, password: cfg.password,
+		username: cfg.username, password: cfg.password, creds: newSecrets(cfg.username, cfg.password, nil),
 		http: &http.Client{Transport: tr},
 	}
 }
@@ -74,7 +75,7 @@ func (c *influxClient) write(ctx context.Context, body []byte) error {
 
 // do sends one request and returns the start of the answer's body.
 // Anything but a 2xx answer is an error quoting InfluxDB's "error" message
-// (or the start of the body).
+// (or the start of the body), cut and redacted (secrets.answer).
 func (c *influxClient) do(ctx context.Context, path string, q url.Values, contentType string, body io.Reader) ([]byte, error) {
 	u := c.base + path
 	if len(q) > 0 {
@@ -100,11 +101,11 @@ func (c *influxClient) do(ctx context.Context, path string, q url.Values, conten
 		var e struct {
 			Error string `json:"error"`
 		}
-		msg := string(bytes.TrimSpace(b))
+		msg := b
 		if json.Unmarshal(b, &e) == nil && e.Error != "" {
-			msg = e.Error
+			msg = []byte(e.Error)
 		}
-		return nil, fmt.Errorf("%s: %s", resp.Status, msg)
+		return nil, fmt.Errorf("%s: %s", resp.Status, c.creds.answer(msg))
 	}
 	return b, nil
 }

@@ -72,8 +72,9 @@ func newOtel(p Params) (Output, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	routeSDKErrors.Do(func() { otel.SetErrorHandler(sdkErrorHandler{log: log}) })
-	exp := &otelExporter{Exporter: inner, log: log, name: p.Type, endpoint: cfg.describeEndpoint()}
+	creds := newSecrets("", "", cfg.headers)
+	routeSDKErrors.Do(func() { otel.SetErrorHandler(sdkErrorHandler{log: log, creds: creds}) })
+	exp := &otelExporter{Exporter: inner, log: log, name: p.Type, endpoint: cfg.describeEndpoint(), creds: creds}
 	res := resource.NewSchemaless(attribute.String("service.name", cfg.serviceName), attribute.String("service.version", cfg.serviceVersion))
 	provider := sdkmetric.NewMeterProvider(
 		sdkmetric.WithResource(res),
@@ -182,10 +183,13 @@ var routeSDKErrors sync.Once
 // handler (which would otherwise go to the standard logger) as redacted
 // WARN lines on the log of the first OpenTelemetry output. Export errors
 // do not come here: otelExporter reports them.
-type sdkErrorHandler struct{ log io.Writer }
+type sdkErrorHandler struct {
+	log   io.Writer
+	creds secrets
+}
 
 func (h sdkErrorHandler) Handle(err error) {
-	fmt.Fprintf(h.log, "WARN opentelemetry SDK: %s\n", redact.Text(strings.Join(strings.Fields(err.Error()), " ")))
+	fmt.Fprintf(h.log, "WARN opentelemetry SDK: %s\n", h.creds.message(err))
 }
 
 // otelExporter wraps the SDK's exporter to count exports and failures and
@@ -196,6 +200,8 @@ type otelExporter struct {
 	sdkmetric.Exporter
 	log            io.Writer
 	name, endpoint string
+	// creds are the header values masked in messages.
+	creds secrets
 
 	mu       sync.Mutex
 	exports  int
@@ -203,7 +209,8 @@ type otelExporter struct {
 	lastErr  string
 }
 
-// Export sends one collection; the first failure is printed at once.
+// Export sends one collection; the first failure is printed at once, cut
+// and redacted: the HTTP exporter quotes the collector's whole answer.
 func (e *otelExporter) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
 	err := e.Exporter.Export(ctx, rm)
 	e.mu.Lock()
@@ -213,7 +220,7 @@ func (e *otelExporter) Export(ctx context.Context, rm *metricdata.ResourceMetric
 		return nil
 	}
 	e.failures++
-	e.lastErr = redact.Text(strings.Join(strings.Fields(err.Error()), " "))
+	e.lastErr = e.creds.message(err)
 	if e.failures == 1 {
 		fmt.Fprintf(e.log, "WARN %s: export to %s failed: %s; the test goes on, the next export carries the totals again\n",
 			e.name, e.endpoint, e.lastErr)

@@ -178,7 +178,7 @@ func (o *PrometheusRW) Stop() error {
 	if o.failures == 0 {
 		return nil
 	}
-	msg := redact.Text(strings.Join(strings.Fields(o.lastErr.Error()), " "))
+	msg := o.client.creds.message(o.lastErr)
 	return fmt.Errorf("%d of %d pushes to %s failed, the last with: %s", o.failures, o.pushes, redact.URL(o.cfg.url), msg)
 }
 

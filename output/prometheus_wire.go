@@ -96,6 +96,7 @@ type promClient struct {
 	url                string
 	username, password string
 	headers            map[string]string
+	creds              secrets
 	http               *http.Client
 }
 
@@ -106,13 +107,14 @@ func newPromClient(cfg promConfig) *promClient {
 	}
 	return &promClient{
 		url: cfg.url, username: cfg.username, password: cfg.password, headers: cfg.headers,
-		http: &http.Client{Transport: tr},
+		creds: newSecrets(cfg.username, cfg.password, cfg.headers), http: &http.Client{Transport: tr},
 	}
 }
 
 // push POSTs a request, snappy-compressed (block format), with the
 // remote-write headers. Anything but a 2xx answer is an error quoting the
-// start of the answer's body.
+// start of the answer's body, cut and redacted (secrets.answer): an
+// endpoint may echo the request, its Authorization header included.
 func (c *promClient) push(ctx context.Context, req []byte) error {
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(snappy.Encode(nil, req)))
 	if err != nil {
@@ -133,10 +135,10 @@ func (c *promClient) push(ctx context.Context, req []byte) error {
 		return err
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, shownAnswer+1))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(body))
+		return fmt.Errorf("%s: %s", resp.Status, c.creds.answer(body))
 	}
 	return nil
 }

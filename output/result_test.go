@@ -1,7 +1,12 @@
 package output
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,5 +65,58 @@ func TestResultOutput(t *testing.T) {
 	}
 	if _, err := New("result", Params{Result: snapshot}); err == nil {
 		t.Error("-o result without a path was accepted")
+	}
+}
+
+// setup()'s data is left out of the result file unless
+// `-o result=PATH,setupData=true` asks for it; a path may hold commas.
+func TestResultOutputSetupData(t *testing.T) {
+	const secret = "s3cr3t-login-token"
+	snapshot := func(times map[string]time.Time) *result.File {
+		return result.Snapshot(result.Source{Registry: metrics.NewRegistry(), End: time.Now(), SetupData: []byte(`{"token":"` + secret + `"}`)})
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		arg, path string
+		kept      bool
+	}{
+		{"r.res", "r.res", false},
+		{"a,b.res", "a,b.res", false},
+		{"kept.res,setupData=true", "kept.res", true},
+		{"a,kept.res,setupData=true", "a,kept.res", true},
+		{"off.res,setupData=false", "off.res", false},
+	} {
+		path := filepath.Join(dir, tt.path)
+		o, err := New("result="+filepath.Join(dir, tt.arg), Params{Result: snapshot})
+		if err != nil {
+			t.Fatalf("-o result=%s: %v", tt.arg, err)
+		}
+		if err := o.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("-o result=%s: %v", tt.arg, err)
+		}
+		gz, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := io.ReadAll(gz)
+		if got := bytes.Contains(plain, []byte(secret)); got != tt.kept {
+			t.Errorf("-o result=%s: the file holds the setup data: %v, want %v", tt.arg, got, tt.kept)
+		}
+		f, err := result.ReadFile(path)
+		if err != nil || (f.SetupData != nil) != tt.kept {
+			t.Errorf("-o result=%s: read back setup data %s, %v", tt.arg, f.SetupData, err)
+		}
+	}
+	for _, arg := range []string{"r.res,setupData=maybe", ",setupData=true"} {
+		if _, err := New("result="+arg, Params{Result: snapshot}); err == nil || !strings.Contains(err.Error(), "--out result="+arg) {
+			t.Errorf("-o result=%s: error %v, want one naming the output", arg, err)
+		}
 	}
 }

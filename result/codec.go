@@ -29,9 +29,6 @@ import (
 // trailer ends the binary part of a file.
 var trailer = []byte("ULEND\x00\x00\x00")
 
-// maxHeader bounds the JSON header a reader accepts (256 MiB).
-const maxHeader = 256 << 20
-
 // Errors a reader returns, wrapped with the details; test with errors.Is.
 var (
 	// ErrNotResult means the file is not a result file at all.
@@ -65,14 +62,21 @@ func WriteFile(path string, f *File) error {
 
 // Write encodes f, gzip-compressed, to w. Format and Version are set to
 // this build's and each trend's Count to its number of values; the values
-// are written sorted, f's slices are left as they are.
+// are written sorted, f's slices are left as they are. SetupData is
+// written only when KeepSetupData is set.
 func Write(w io.Writer, f *File) error {
 	f.Format, f.Version = Format, Version
 	trends := trendSinks(f)
 	for _, s := range trends {
 		s.Count = int64(len(s.Values))
 	}
-	header, err := json.Marshal(f)
+	stored := f
+	if !f.KeepSetupData && f.SetupData != nil {
+		c := *f
+		c.SetupData = nil
+		stored = &c
+	}
+	header, err := json.Marshal(stored)
 	if err != nil {
 		return fmt.Errorf("result header: %w", err)
 	}
@@ -134,14 +138,28 @@ func sortValues(vs []float64) {
 	}
 }
 
-// ReadFile reads the result at path; errors name the path.
-func ReadFile(path string) (*File, error) {
+// ReadFile reads the result at path within the default Limits; errors
+// name the path.
+func ReadFile(path string) (*File, error) { return Limits{}.ReadFile(path) }
+
+// Read decodes a result written by Write, within the default Limits. It
+// refuses a file that is not a result (ErrNotResult), is of a newer format
+// version (ErrNewerVersion), is damaged or truncated (ErrCorrupt) or
+// exceeds a limit (ErrTooLarge).
+func Read(r io.Reader) (*File, error) { return Limits{}.Read(r) }
+
+// ReadFile reads the result at path within l; errors name the path.
+func (l Limits) ReadFile(path string) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	f, err := Read(fh)
+	size := int64(-1)
+	if fi, err := fh.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	f, _, err := l.read(fh, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -149,95 +167,73 @@ func ReadFile(path string) (*File, error) {
 	return f, nil
 }
 
-// Read decodes a result written by Write. It refuses a file that is not a
-// result (ErrNotResult), is of a newer format version (ErrNewerVersion) or
-// is damaged or truncated (ErrCorrupt).
-func Read(r io.Reader) (*File, error) {
-	gz, err := gzip.NewReader(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (not gzip-compressed: %v)", ErrNotResult, err)
+// Read decodes a result written by Write within l, as the package-level
+// Read. When r tells its length (a *bytes.Reader, a *strings.Reader), the
+// trends' declared counts are checked against what that many compressed
+// bytes can hold before a value is read.
+func (l Limits) Read(r io.Reader) (*File, error) {
+	size := int64(-1)
+	if lr, ok := r.(interface{ Len() int }); ok {
+		size = int64(lr.Len())
 	}
-	br := bufio.NewReaderSize(gz, 256<<10)
+	f, _, err := l.read(r, size)
+	return f, err
+}
+
+// read decodes a file of size compressed bytes (< 0: unknown); inflated is
+// how many decompressed bytes it read.
+func (l Limits) read(r io.Reader, size int64) (f *File, inflated int64, err error) {
+	packed := &counter{r: r}
+	gz, err := gzip.NewReader(packed)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w (not gzip-compressed: %v)", ErrNotResult, err)
+	}
+	z := &inflater{r: gz, max: l.Max(), packed: packed}
+	f, err = l.decode(bufio.NewReaderSize(z, 256<<10), z, size)
+	return f, z.n, err
+}
+
+// decode reads the header, the values and the end of a file from br,
+// which reads z.
+func (l Limits) decode(br *bufio.Reader, z *inflater, size int64) (*File, error) {
 	f, err := readHeader(br)
 	if err != nil {
 		return nil, err
 	}
-	if err := readValues(br, f); err != nil {
+	left := func() int64 { return z.left(l, size) + int64(br.Buffered()) }
+	if err := readValues(br, f, left); err != nil {
 		return nil, err
 	}
 	// Reading to the end makes gzip check its CRC-32 and length.
 	if n, err := io.Copy(io.Discard, br); err != nil || n != 0 {
 		return nil, corrupt("data after the end of the result", err)
 	}
+	f.KeepSetupData = len(f.SetupData) > 0
 	return f, nil
 }
 
-// readHeader reads and checks the JSON header line.
-func readHeader(br *bufio.Reader) (*File, error) {
-	line, err := readLine(br)
-	if err != nil {
-		return nil, err
-	}
-	var id struct {
-		Format  string `json:"format"`
-		Version int    `json:"version"`
-	}
-	if err := json.Unmarshal(line, &id); err != nil || id.Format != Format {
-		// A damaged stream garbles the header too: gzip tells which it is.
-		if _, err := io.Copy(io.Discard, br); err != nil {
-			return nil, corrupt("header", err)
-		}
-		return nil, fmt.Errorf("%w (no %q header)", ErrNotResult, Format)
-	}
-	if id.Version > Version {
-		return nil, fmt.Errorf("%w: the file has version %d, this build reads up to %d; use a newer usefullatency", ErrNewerVersion, id.Version, Version)
-	}
-	if id.Version < 1 {
-		return nil, corrupt(fmt.Sprintf("invalid format version %d", id.Version), nil)
-	}
-	f := &File{}
-	if err := json.Unmarshal(line, f); err != nil {
-		return nil, corrupt("header", err)
-	}
-	return f, nil
-}
-
-// readLine reads the header line, at most maxHeader bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return line, nil
-		case errors.Is(err, bufio.ErrBufferFull) && len(line) < maxHeader:
-			continue
-		case errors.Is(err, bufio.ErrBufferFull):
-			return nil, fmt.Errorf("%w (header longer than %d bytes)", ErrNotResult, maxHeader)
-		case len(line) == 0 && errors.Is(err, io.EOF):
-			return nil, fmt.Errorf("%w (empty)", ErrNotResult)
-		}
-		return nil, corrupt("header", err)
-	}
-}
-
-// readValues reads every trend's values and the trailer.
-func readValues(br *bufio.Reader, f *File) error {
-	for _, s := range trendSinks(f) {
-		if s.Count < 0 || s.Count > 1<<40 {
+// readValues reads every trend's values and the trailer. left returns how
+// many more decompressed bytes the file may hold: the counts the header
+// declares must fit in it, a value taking at least one byte.
+func readValues(br *bufio.Reader, f *File, left func() int64) error {
+	sinks := trendSinks(f)
+	room := left() - int64(len(trailer))
+	for _, s := range sinks {
+		if s.Count < 0 {
 			return corrupt(fmt.Sprintf("invalid trend count %d", s.Count), nil)
 		}
-		s.Values = make([]float64, 0, min(s.Count, 1<<20))
-		var k uint64
-		for range s.Count {
-			d, err := binary.ReadUvarint(br)
-			if err != nil {
-				return corrupt("trend values", err)
-			}
-			k += d
-			s.Values = append(s.Values, fromKey(k))
+		if s.Count > room {
+			return fmt.Errorf("%w: its trends declare more values than the rest of the file can hold (a trend of %d values, %s left)",
+				ErrTooLarge, s.Count, sizeText(max(room, 0)))
 		}
+		room -= s.Count
+	}
+	for _, s := range sinks {
+		vs, err := readTrend(br, s.Count)
+		if err != nil {
+			return err
+		}
+		s.Values = vs
 	}
 	end := make([]byte, len(trailer))
 	if _, err := io.ReadFull(br, end); err != nil || string(end) != string(trailer) {
@@ -246,8 +242,31 @@ func readValues(br *bufio.Reader, f *File) error {
 	return nil
 }
 
+// readTrend reads count values. The slice grows as values are read, to at
+// most twice what was read and never beyond count: a count that the data
+// does not hold costs nothing.
+func readTrend(br *bufio.Reader, count int64) ([]float64, error) {
+	vs := make([]float64, 0, min(count, 512))
+	var k uint64
+	for range count {
+		d, err := binary.ReadUvarint(br)
+		if err != nil {
+			return nil, corrupt("trend values", err)
+		}
+		if len(vs) == cap(vs) {
+			vs = slices.Grow(vs, int(min(count, 2*int64(cap(vs)))-int64(len(vs))))
+		}
+		k += d
+		vs = append(vs, fromKey(k))
+	}
+	return vs, nil
+}
+
 // corrupt returns ErrCorrupt with what was being read and why.
 func corrupt(what string, err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return err
+	}
 	if err == nil {
 		return fmt.Errorf("%w: %s", ErrCorrupt, what)
 	}

@@ -3,7 +3,9 @@ package result
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -127,18 +129,88 @@ func TestWriteFileNamesPathOnError(t *testing.T) {
 	}
 }
 
-func FuzzRead(f *testing.F) {
+// gunzip returns the decompressed bytes of a file.
+func gunzip(t *testing.T, data []byte) []byte {
+	t.Helper()
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// setup()'s data, often a credential, is written only when kept
+// (-o result=FILE,setupData=true), and then read, merged and handed to
+// handleSummary; left out, a merge has none.
+func TestResultSetupDataLeftOutUnlessKept(t *testing.T) {
+	const secret = "s3cr3t-login-token"
+	f := thirds()[0]
+	f.SetupData = json.RawMessage(`{"token":"` + secret + `"}`)
+	data := encode(t, f)
+	if bytes.Contains(gunzip(t, data), []byte(secret)) {
+		t.Fatal("the file holds setup data that was not kept")
+	}
+	got, err := Read(bytes.NewReader(data))
+	if err != nil || got.SetupData != nil || got.KeepSetupData {
+		t.Fatalf("Read = setup data %s (kept %v), %v; want none", got.SetupData, got.KeepSetupData, err)
+	}
+	if merged, _, _ := Merge([]*File{f}); merged.SetupData != nil {
+		t.Errorf("merged an in-memory file's setup data that was not kept: %s", merged.SetupData)
+	}
+	f.KeepSetupData = true
+	kept, err := Read(bytes.NewReader(encode(t, f)))
+	if err != nil || string(kept.SetupData) != string(f.SetupData) || !kept.KeepSetupData {
+		t.Fatalf("kept: Read = setup data %s (kept %v), %v", kept.SetupData, kept.KeepSetupData, err)
+	}
+	rest := thirds()[1:]
+	merged, _, err := Merge(append(rest, kept))
+	if err != nil || !merged.KeepSetupData || !bytes.Contains(gunzip(t, encode(t, merged)), []byte(secret)) {
+		t.Fatalf("a merge with the kept file: %v, kept %v", err, merged.KeepSetupData)
+	}
+	if run := materialize(t, merged); run.SetupData.(map[string]any)["token"] != secret {
+		t.Errorf("materialized setup data = %v", run.SetupData)
+	}
+}
+
+// FuzzReadResult: whatever the bytes, reading never panics, allocates at
+// most MemoryFactor times what it decompressed plus MemoryOverhead, and
+// what reads writes back to a file that reads the same; what reads merges
+// and materializes or is refused, never panics.
+func FuzzReadResult(f *testing.F) {
 	var buf bytes.Buffer
 	_ = Write(&buf, thirds()[0])
 	f.Add(buf.Bytes())
 	f.Add([]byte{})
+	f.Add(craft(head(trends(1, 1<<40)), []byte{1, 2, 3}))
+	f.Add(craft(head(trends(3, 4)), []byte{1, 2, 3, 4, 0, 0, 0, 0, 9, 9, 9, 9}, trailer))
+	f.Add(craft(head(`,"metrics":[{},{},{}],"groups":[{"path":"::a","checks":[{}]}],"thresholds":{"a{b:c}":[{}]}`), trailer))
+	f.Add(craft(head(`,"breakdown":{"keys":["k"],"metrics":[{"name":"iit","type":"trend"}],"buckets":[{"name":"b","sinks":[{"metric":"iit","sink":{"count":1}}]}]}`), []byte{5}, trailer))
+	f.Add(craft(craft(head(""), trailer)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := Read(bytes.NewReader(data))
+		got, alloc, n, err := readMeasured(Limits{}, data, len(data)%2 == 0)
+		if alloc > decodeBound(n) {
+			t.Fatalf("allocated %d bytes for %d decompressed: more than %d× + %d", alloc, n, MemoryFactor, MemoryOverhead)
+		}
 		if err != nil {
 			return
 		}
 		if got.Format != Format {
 			t.Fatalf("read a file of format %q", got.Format)
+		}
+		var once, twice bytes.Buffer
+		if err := Write(&once, got); err != nil {
+			return // what JSON cannot hold (a NaN sum), the header refuses
+		}
+		again, err := Read(bytes.NewReader(once.Bytes()))
+		if err != nil {
+			t.Fatalf("a written file reads back with %v", err)
+		}
+		if err := Write(&twice, again); err != nil || !bytes.Equal(gunzip(t, once.Bytes()), gunzip(t, twice.Bytes())) {
+			t.Fatalf("written, read and written again, the file changed (%v)", err)
 		}
 		// What reads must merge or be refused, never panic.
 		if merged, _, err := Merge([]*File{got}); err == nil {

@@ -7,7 +7,10 @@
 // A File is written by `-o result=PATH` (Write, WriteFile), read back by
 // Read and ReadFile, merged by Merge and turned back into metrics, groups
 // and thresholds by (*File).Materialize, from which the summary package
-// builds the text summary, the export and handleSummary's data.
+// builds the text summary, the export and handleSummary's data. A file is
+// untrusted input (merge reads what other machines wrote, the aggregator
+// what the network posts): reading one is bounded by Limits, in memory a
+// documented multiple of its decompressed size (limit.go).
 //
 // Trends keep every value, so the merged min, max, avg, median and every
 // percentile equal a single process's; counters keep their sum, rates their
@@ -65,8 +68,12 @@ type File struct {
 	// SummaryTrendStats and SummaryTimeUnit are the summary options.
 	SummaryTrendStats []string `json:"summary_trend_stats,omitempty"`
 	SummaryTimeUnit   string   `json:"summary_time_unit,omitempty"`
-	// SetupData is what setup() returned, as JSON; empty when nothing.
-	SetupData json.RawMessage `json:"setup_data,omitempty"`
+	// SetupData is what setup() returned, as JSON; empty when nothing. It
+	// is often a credential (a login token), so Write leaves it out unless
+	// KeepSetupData is set: `-o result=FILE,setupData=true` sets it, Read
+	// sets it when the file holds setup data, Merge when a merged file did.
+	SetupData     json.RawMessage `json:"setup_data,omitempty"`
+	KeepSetupData bool            `json:"-"`
 	// Metrics are every metric of the run, with its submetrics.
 	Metrics []Metric `json:"metrics"`
 	// Groups are the groups of the script, parents before children, each

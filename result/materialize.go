@@ -2,7 +2,9 @@ package result
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -29,16 +31,34 @@ type Run struct {
 	hasThresholds bool
 }
 
+// Bounds of what Materialize accepts of a file. A run makes one submetric
+// per threshold key with a tag selector (and one for k6/http), and the
+// registry looks through a metric's submetrics to add one: 10,000 of them
+// take 15 s, a crafted file with 200,000 would keep merge busy for hours.
+const (
+	// MaxSubmetrics bounds the submetrics of one metric, and the threshold
+	// keys with a selector on one metric.
+	MaxSubmetrics = 2_000
+	// MaxThresholdKeys bounds the metrics and submetrics with thresholds.
+	MaxThresholdKeys = 10_000
+)
+
 // Materialize rebuilds the metrics, groups and breakdown of f and, unless
 // noThresholds or the runners ran without thresholds, attaches the test's
 // thresholds to them. Metric names, types and threshold expressions are
-// checked as a run checks them.
+// checked as a run checks them; more than MaxSubmetrics submetrics of a
+// metric or MaxThresholdKeys threshold keys are refused (ErrTooLarge).
 func (f *File) Materialize(noThresholds bool) (*Run, error) {
+	if err := checkThresholdKeys(f.Thresholds); err != nil {
+		return nil, err
+	}
 	reg := metrics.NewRegistry()
 	r := &Run{Registry: reg, Root: metrics.NewRootGroup(), Start: f.Start, Duration: f.Duration,
 		TrendStats: f.SummaryTrendStats, TimeUnit: f.SummaryTimeUnit}
 	for _, m := range f.Metrics {
-		if err := addMetric(reg, m); err != nil {
+		if err := addMetric(reg, m); errors.Is(err, ErrTooLarge) {
+			return nil, err
+		} else if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 	}
@@ -79,8 +99,28 @@ func (r *Run) EvalThresholds() (failed bool) {
 // sorted.
 func (r *Run) Crossed() []string { return metrics.CrossedMetrics(r.Registry) }
 
+// checkThresholdKeys refuses more than MaxThresholdKeys keys, or more than
+// MaxSubmetrics keys with a selector on one metric.
+func checkThresholdKeys(ts map[string][]Threshold) error {
+	if n := len(ts); n > MaxThresholdKeys {
+		return fmt.Errorf("%w: thresholds on %d metrics, more than %d", ErrTooLarge, n, MaxThresholdKeys)
+	}
+	per := map[string]int{}
+	for k := range ts {
+		if name, _, ok := strings.Cut(k, "{"); ok {
+			if per[name]++; per[name] > MaxSubmetrics {
+				return fmt.Errorf("%w: thresholds on more than %d submetrics of %q", ErrTooLarge, MaxSubmetrics, name)
+			}
+		}
+	}
+	return nil
+}
+
 // addMetric registers m with its aggregate and submetrics.
 func addMetric(reg *metrics.Registry, m Metric) error {
+	if n := len(m.Submetrics); n > MaxSubmetrics {
+		return fmt.Errorf("%w: metric %q has %d submetrics, more than %d", ErrTooLarge, m.Name, n, MaxSubmetrics)
+	}
 	typ, err := metricType(m.Type)
 	if err != nil {
 		return fmt.Errorf("metric %q: %v", m.Name, err)

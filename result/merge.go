@@ -3,6 +3,7 @@ package result
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -13,17 +14,18 @@ import (
 )
 
 // ErrMismatch means files do not belong together: different tests,
-// sequences or metric types, or overlapping segments.
+// thresholds, sequences or metric types, or overlapping segments.
 var ErrMismatch = errors.New("results do not merge")
 
 // Merge merges the results of several runners of one test into the result
 // of the whole test: counters and rates add up, trends keep every value,
 // gauges keep the latest value and the extremes, checks add up per group,
 // and the run spans from the earliest start to the latest end. It refuses
-// files of different tests, sequences or overlapping segments (ErrMismatch).
-// warnings says, in one line, when the segments do not cover the whole test;
-// the merge still happens. The files are not modified; trend values are
-// copied.
+// files of different tests, thresholds, sequences or overlapping segments
+// (ErrMismatch). warnings says, in one line, when the segments do not cover
+// the whole test; the merge still happens. The result does not depend on
+// the order of files: they are merged in the order of their segments. The
+// files are not modified; trend values are copied.
 func Merge(files []*File) (merged *File, warnings []string, err error) {
 	if len(files) == 0 {
 		return nil, nil, errors.New("no result to merge")
@@ -38,13 +40,14 @@ func Merge(files []*File) (merged *File, warnings []string, err error) {
 	if warn != "" {
 		warnings = append(warnings, warn)
 	}
+	files, labels := bySegment(files)
 	merged = mergeHeader(files)
 	merged.Segments = segs
-	if merged.Metrics, err = mergeMetrics(files); err != nil {
+	if merged.Metrics, err = mergeMetrics(files, labels); err != nil {
 		return nil, nil, err
 	}
 	merged.Groups = mergeGroups(files)
-	if merged.Breakdown, err = mergeBreakdowns(files); err != nil {
+	if merged.Breakdown, err = mergeBreakdowns(files, labels); err != nil {
 		return nil, nil, err
 	}
 	return merged, warnings, nil
@@ -58,19 +61,68 @@ func name(f *File, i int) string {
 	return fmt.Sprintf("result #%d", i+1)
 }
 
-// sameTest checks that every file has the first one's test id and
-// segment sequence.
+// sameTest checks that every file has the first one's test id,
+// thresholds and segment sequence. The test id covers the thresholds, but
+// it is only what a file claims: the thresholds are compared too, or the
+// verdict would depend on which file comes first.
 func sameTest(files []*File) error {
 	first := files[0]
 	for i, f := range files[1:] {
 		if f.TestID != first.TestID {
 			return fmt.Errorf("%w: %s is a result of another test than %s (the script or its scenarios or thresholds differ)", ErrMismatch, name(f, i+1), name(first, 0))
 		}
+		if key, ok := thresholdsDiffer(first.Thresholds, f.Thresholds); ok {
+			return fmt.Errorf("%w: %s and %s have different thresholds (on %q): results of one test have the same",
+				ErrMismatch, name(first, 0), name(f, i+1), key)
+		}
 		if f.Sequence != first.Sequence && f.Sequence != "" && first.Sequence != "" {
 			return fmt.Errorf("%w: %s has execution segment sequence %q, %s has %q", ErrMismatch, name(f, i+1), f.Sequence, name(first, 0), first.Sequence)
 		}
 	}
 	return nil
+}
+
+// thresholdsDiffer returns the first metric key, in sorted order, whose
+// thresholds differ between a and b, and whether there is one.
+func thresholdsDiffer(a, b map[string][]Threshold) (string, bool) {
+	keys := slices.Sorted(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Equal(a[k], b[k]) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// bySegment returns the files sorted by where their first segment starts
+// (files that passed checkSegments), and how errors call each: by the
+// position the caller gave it.
+func bySegment(files []*File) ([]*File, []string) {
+	from := func(f *File) *big.Rat {
+		low := big.NewRat(1, 1)
+		for _, s := range f.Segments {
+			if seg, err := options.ParseSegment(s); err == nil && seg.From().Cmp(low) < 0 {
+				low = seg.From()
+			}
+		}
+		return low
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return from(files[a]).Cmp(from(files[b])) })
+	sorted, labels := make([]*File, len(files)), make([]string, len(files))
+	for i, k := range order {
+		sorted[i], labels[i] = files[k], name(files[k], k)
+	}
+	return sorted, labels
 }
 
 // segmentOf is a parsed segment and the file it came from.
@@ -121,7 +173,7 @@ func checkSegments(files []*File) ([]string, string, error) {
 }
 
 // mergeHeader merges what is not a metric: the options of the first file,
-// the span of time of all, the first setup data.
+// the span of time of all, the first setup data kept (KeepSetupData).
 func mergeHeader(files []*File) *File {
 	first := files[0]
 	m := &File{
@@ -135,8 +187,8 @@ func mergeHeader(files []*File) *File {
 			m.Sequence = f.Sequence
 		}
 		m.NoThresholds = m.NoThresholds || f.NoThresholds
-		if len(m.SetupData) == 0 {
-			m.SetupData = f.SetupData
+		if len(m.SetupData) == 0 && f.KeepSetupData {
+			m.SetupData, m.KeepSetupData = f.SetupData, len(f.SetupData) > 0
 		}
 		if f.Start.Before(m.Start) {
 			m.Start = f.Start
@@ -154,7 +206,7 @@ func mergeHeader(files []*File) *File {
 
 // mergeMetrics merges the metrics by name (sorted) and their submetrics by
 // selector (in order of first appearance).
-func mergeMetrics(files []*File) ([]Metric, error) {
+func mergeMetrics(files []*File, labels []string) ([]Metric, error) {
 	byName := map[string]*Metric{}
 	sinks := map[string][]*Sink{}
 	subs := map[string]map[string][]*Sink{}
@@ -168,7 +220,7 @@ func mergeMetrics(files []*File) ([]Metric, error) {
 				subs[fm.Name] = map[string][]*Sink{}
 			} else if m.Type != fm.Type || m.Contains != fm.Contains {
 				return nil, fmt.Errorf("%w: metric %q is a %s of %s values in %s, a %s of %s values before",
-					ErrMismatch, fm.Name, fm.Type, fm.Contains, name(f, i), m.Type, m.Contains)
+					ErrMismatch, fm.Name, fm.Type, fm.Contains, labels[i], m.Type, m.Contains)
 			}
 			sinks[fm.Name] = append(sinks[fm.Name], &fm.Sink)
 			for k := range fm.Submetrics {
@@ -223,8 +275,8 @@ func mergeSinks(typ string, ss []*Sink) Sink {
 	return out
 }
 
-// mergeGauge folds gauge s into out: the value of the later sample (the
-// earlier file's on a tie), the extremes of both.
+// mergeGauge folds gauge s into out: the value of the later sample (that
+// of the file of the earlier segment on a tie), the extremes of both.
 func mergeGauge(out, s *Sink) {
 	if !s.Set {
 		return
@@ -271,24 +323,29 @@ func mergeSorted(lists [][]float64) []float64 {
 func mergeGroups(files []*File) []Group {
 	var out []Group
 	index := map[string]int{}
+	checks := map[string]map[string]int{} // path → name → index in Checks
 	for _, f := range files {
 		for _, g := range f.Groups {
 			i, ok := index[g.Path]
 			if !ok {
 				i = len(out)
 				index[g.Path] = i
+				checks[g.Path] = map[string]int{}
 				out = append(out, Group{Path: g.Path})
 			}
-			out[i].Checks = mergeChecks(out[i].Checks, g.Checks)
+			out[i].Checks = mergeChecks(out[i].Checks, checks[g.Path], g.Checks)
 		}
 	}
 	return out
 }
 
-func mergeChecks(into, more []Check) []Check {
+// mergeChecks adds the counts of more to into, whose checks index holds
+// by name.
+func mergeChecks(into []Check, index map[string]int, more []Check) []Check {
 	for _, c := range more {
-		i := slices.IndexFunc(into, func(x Check) bool { return x.Name == c.Name })
-		if i < 0 {
+		i, ok := index[c.Name]
+		if !ok {
+			index[c.Name] = len(into)
 			into = append(into, c)
 			continue
 		}
@@ -299,7 +356,7 @@ func mergeChecks(into, more []Check) []Check {
 }
 
 // mergeBreakdowns merges the per-bucket breakdowns, buckets sorted by name.
-func mergeBreakdowns(files []*File) (*Breakdown, error) {
+func mergeBreakdowns(files []*File, labels []string) (*Breakdown, error) {
 	var out *Breakdown
 	types := map[string]string{}
 	sinks := map[string]map[string][]*Sink{} // bucket → metric → sinks
@@ -313,7 +370,7 @@ func mergeBreakdowns(files []*File) (*Breakdown, error) {
 		}
 		for _, m := range b.Metrics {
 			if t, ok := types[m.Name]; ok && t != m.Type {
-				return nil, fmt.Errorf("%w: breakdown metric %q is a %s in %s, a %s before", ErrMismatch, m.Name, m.Type, name(f, i), t)
+				return nil, fmt.Errorf("%w: breakdown metric %q is a %s in %s, a %s before", ErrMismatch, m.Name, m.Type, labels[i], t)
 			} else if !ok {
 				types[m.Name] = m.Type
 				out.Metrics = append(out.Metrics, m)

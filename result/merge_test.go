@@ -1,7 +1,10 @@
 package result
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -157,6 +160,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"overlapping whole", append(thirds(), share("0:1", 0, 60, time.Now())), "segments overlap: 0:1/3 of result #1 and 0:1 of result #4"},
 		{"other sequence", seq, `execution segment sequence "0,1/2,1"`},
 		{"metric type", typ, `metric "done" is a gauge of default values in result #2, a counter of default values before`},
+		// Merged in the order of their segments, files are still named by
+		// the position they were given in.
+		{"metric type, files reversed", []*File{typ[2], typ[1], typ[0]}, `metric "done" is a gauge of default values in result #2, a counter of default values before`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,5 +191,130 @@ func TestMergeSortedKeepsOrder(t *testing.T) {
 	sortValues(all)
 	if !slices.Equal(got, all) {
 		t.Fatal("merged values differ from all values sorted")
+	}
+}
+
+// Files whose thresholds differ are refused, whichever comes first, with
+// an error naming both: before, the first file's thresholds judged the
+// merge, so its verdict depended on the order of the files.
+func TestMergeRefusesDifferentThresholds(t *testing.T) {
+	tests := []struct {
+		name string
+		set  map[string][]Threshold
+		key  string
+	}{
+		{"other expression", map[string][]Threshold{"done": {{Source: "count<60"}}}, "done"},
+		{"abortOnFail", map[string][]Threshold{"done": {{Source: "count==60", AbortOnFail: true}}}, "done"},
+		{"one more", map[string][]Threshold{"done": {{Source: "count==60"}}, "iit": {{Source: "p(95)<1"}}}, "iit"},
+		{"none", nil, "done"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shares := thirds()
+			shares[0].Path, shares[1].Path = "a.res", "b.res"
+			shares[1].Thresholds = tt.set
+			for _, files := range [][]*File{shares, {shares[1], shares[0], shares[2]}} {
+				_, _, err := Merge(files)
+				if !errors.Is(err, ErrMismatch) {
+					t.Fatalf("Merge(%s, %s, …) = %v, want ErrMismatch", files[0].Path, files[1].Path, err)
+				}
+				want := fmt.Sprintf("%s and %s have different thresholds (on %q)", files[0].Path, files[1].Path, tt.key)
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q, want it to contain %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+// The merge of the same files in any order is the same result: the
+// header taken from the file of the first segment, a gauge's value on a
+// tie of times from the earlier segment.
+func TestMergeOrderIndependent(t *testing.T) {
+	shares := thirds()
+	tie := shares[0].End
+	for i, f := range shares {
+		f.Script = fmt.Sprintf("runner%d/test.js", i)
+		f.SummaryTrendStats = []string{fmt.Sprintf("p(%d)", 90+i)}
+		f.SetupData, f.KeepSetupData = json.RawMessage(fmt.Sprintf(`{"runner":%d}`, i)), true
+		for j := range f.Metrics {
+			if f.Metrics[j].Name == "last" {
+				f.Metrics[j].Sink.Last, f.Metrics[j].Sink.Value = tie, float64(i)
+			}
+		}
+	}
+	var want []byte
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		files := []*File{shares[order[0]], shares[order[1]], shares[order[2]]}
+		merged, _, err := Merge(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if merged.Script != "runner0/test.js" || string(merged.SetupData) != `{"runner":0}` || metric(merged, "last").Sink.Value != 0 {
+			t.Errorf("order %v: script %s, setup data %s, gauge %v; want those of the first segment", order,
+				merged.Script, merged.SetupData, metric(merged, "last").Sink.Value)
+		}
+		got := gunzip(t, encode(t, merged))
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("order %v: the merged file differs from that of order [0 1 2]", order)
+		}
+	}
+}
+
+// Materialize refuses, quickly, more submetrics or threshold keys than a
+// run makes: the registry adds a submetric in time linear in the metric's
+// others, so 200,000 of them took hours.
+func TestMergeMaterializeRefusesTooMany(t *testing.T) {
+	subs := thirds()[0]
+	m := &subs.Metrics[slices.IndexFunc(subs.Metrics, func(m Metric) bool { return m.Name == "iit" })]
+	for i := range MaxSubmetrics + 1 {
+		m.Submetrics = append(m.Submetrics, Submetric{Selector: fmt.Sprintf("k:%d", i)})
+	}
+	keys := thirds()[0]
+	for i := range MaxSubmetrics + 1 {
+		keys.Thresholds[fmt.Sprintf("iit{k:%d}", i)] = []Threshold{{Source: "count>=0"}}
+	}
+	many := thirds()[0]
+	for i := range MaxThresholdKeys + 1 {
+		many.Thresholds[fmt.Sprintf("m%d", i)] = []Threshold{{Source: "count>=0"}}
+	}
+	for name, f := range map[string]*File{"submetrics": subs, "threshold keys on iit": keys, "threshold keys": many} {
+		start := time.Now()
+		_, err := f.Materialize(false)
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: Materialize = %v, want ErrTooLarge", name, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: refused after %s", name, d)
+		}
+	}
+	// At the bound, a file still materializes.
+	m.Submetrics = m.Submetrics[:MaxSubmetrics-1]
+	if _, err := subs.Materialize(false); err != nil {
+		t.Errorf("%d submetrics: %v", MaxSubmetrics, err)
+	}
+}
+
+// Checks merge by name in linear time: 100,000 checks of one group took
+// minutes when each was looked up among the others.
+func TestMergeManyChecks(t *testing.T) {
+	shares := thirds()
+	for _, f := range shares {
+		for i := range 100_000 {
+			f.Groups[0].Checks = append(f.Groups[0].Checks, Check{Name: fmt.Sprintf("c%d", i), Passes: 1})
+		}
+	}
+	start := time.Now()
+	merged, _, err := Merge(shares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("merging 3 × 100,000 checks took %s", d)
+	}
+	if c := merged.Groups[0].Checks; len(c) != 100_000 || c[99_999].Passes != 3 {
+		t.Errorf("%d checks, the last with %d passes; want 100000 and 3", len(c), c[len(c)-1].Passes)
 	}
 }

@@ -46,12 +46,22 @@ type Config struct {
 	// APIAddress is where the REST API listens, "" when it does not; the
 	// aggregator output tells the aggregator, which stops the run there.
 	APIAddress string
+	// Force ends with a second signal; nil never ends. Execute's ctx ends
+	// with the first: it stops the scenarios, and interrupts the phase
+	// running then (init, setup(), teardown(), handleSummary()). teardown()
+	// and handleSummary() still run after a first signal that stopped the
+	// scenarios; Force interrupts them, handleSummary() is then skipped,
+	// and what is already measured (the summary export, the outputs' files)
+	// is written before Execute returns.
+	Force context.Context
 }
 
 // execution is the state of one Execute call.
 type execution struct {
-	t         *Test
-	cfg       Config
+	t   *Test
+	cfg Config
+	// signal is Execute's context, which the first signal ends.
+	signal    context.Context
 	scenarios []*scenarioRun
 	// start and end are when the scenarios started and teardown ended;
 	// nil until then.
@@ -99,7 +109,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	if ctl == nil {
 		ctl = NewControl(t, cfg.Options)
 	}
-	e := &execution{t: t, cfg: cfg, ctl: ctl, errs: newErrorLog(cfg.Stderr)}
+	e := &execution{t: t, cfg: cfg, ctl: ctl, errs: newErrorLog(cfg.Stderr), signal: ctx}
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
@@ -132,10 +142,13 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	signaled := ctx.Err() != nil
 	failed := e.finalThresholds()
 	e.linger(ctx)
-	if serr := e.summarize(); serr != nil && err == nil {
+	interrupted, serr := e.summarize()
+	if serr != nil && err == nil {
 		err = serr
 	}
-	return e.exitCode(signaled, code, failed), err
+	// A signal that interrupted handleSummary() stopped the run too; the
+	// one that ends --linger did not.
+	return e.exitCode(signaled || interrupted, code, failed), err
 }
 
 // run waits while the test is paused, then runs setup, the scenarios and
@@ -155,7 +168,7 @@ func (e *execution) run(ctx context.Context) (code int, proceed bool, err error)
 	}
 	e.ctl.setStatus(StatusRunning)
 	e.runScenarios(ctx)
-	code, err = e.teardown(ctx)
+	code, err = e.teardown()
 	now := time.Now()
 	e.end.Store(&now)
 	switch {
@@ -176,7 +189,7 @@ func (e *execution) run(ctx context.Context) (code int, proceed bool, err error)
 func (e *execution) interrupted(stage string, signaled bool) (int, error) {
 	code := e.exitCode(signaled, 0, false)
 	err := exitf(code, "the test was interrupted during %s", stage)
-	if serr := e.summarize(); serr != nil {
+	if _, serr := e.summarize(); serr != nil {
 		return code, errors.Join(err, serr)
 	}
 	return code, err

@@ -35,13 +35,16 @@ func (e *execution) setup(ctx context.Context) (int, error) {
 	return 0, nil
 }
 
-// teardown runs the script's teardown(data) on VU 0, unless noTeardown.
-func (e *execution) teardown(ctx context.Context) (int, error) {
+// teardown runs the script's teardown(data) on VU 0, unless noTeardown. It
+// runs also after the scenarios were stopped (a signal, the REST API,
+// test.abort()), and the next signal interrupts it (see nextSignal): the
+// run then ends with ExitSignal.
+func (e *execution) teardown() (int, error) {
 	if e.cfg.Options.NoTeardown {
 		return 0, nil
 	}
 	e.ctl.setStatus(StatusTeardown)
-	return e.t.callTeardown(context.WithoutCancel(ctx), time.Duration(e.cfg.Options.TeardownTimeout), e.ctl.SetupData())
+	return e.t.callTeardown(e.nextSignal(), time.Duration(e.cfg.Options.TeardownTimeout), e.ctl.SetupData())
 }
 
 // callSetup runs setup() on Main within timeout and returns its result as
@@ -73,7 +76,8 @@ func (t *Test) callSetup(ctx context.Context, timeout time.Duration) ([]byte, in
 }
 
 // callTeardown runs teardown(data) on Main within timeout, data being the
-// setup data as JSON; on failure, it returns the exit code it maps to.
+// setup data as JSON; on failure, it returns the exit code it maps to:
+// ExitTeardownTimeout past timeout, ExitSignal when ctx ended (a signal).
 func (t *Test) callTeardown(ctx context.Context, timeout time.Duration, data []byte) (int, error) {
 	if !t.Main.HasFunction("teardown") {
 		return 0, nil
@@ -86,7 +90,10 @@ func (t *Test) callTeardown(ctx context.Context, timeout time.Duration, data []b
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if _, err := t.Main.Call(tctx, "teardown", t.Main.SetupValue()); err != nil {
-		if errors.Is(err, js.ErrInterrupted) && tctx.Err() == context.DeadlineExceeded {
+		switch {
+		case errors.Is(err, js.ErrInterrupted) && ctx.Err() != nil:
+			return ExitSignal, errors.New("the test was interrupted during teardown()")
+		case errors.Is(err, js.ErrInterrupted) && tctx.Err() == context.DeadlineExceeded:
 			return ExitTeardownTimeout, fmt.Errorf("teardown() execution timed out after %s", timeout)
 		}
 		return scriptExit(err), fmt.Errorf("teardown() failed: %w", err)

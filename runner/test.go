@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -74,8 +75,8 @@ func LoadConfigContext(ctx context.Context, path string, cfg js.Config, env map[
 		}
 		return nil, &ExitError{Code: initExit(err), Err: err}
 	}
-	for _, w := range b.Warnings() {
-		fmt.Fprintln(log, "WARN "+w)
+	for _, w := range b.Warnings() { // a remote module's URL may carry a token
+		fmt.Fprintln(log, "WARN "+redact.Text(w))
 	}
 	raw := main.ExportedOptions()
 	opts, err := options.FromScript(raw)

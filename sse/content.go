@@ -1,12 +1,10 @@
 package sse
 
-import "strings"
-
 // content accumulates what a stream's events carried: visible text,
 // reasoning, merged state, tool calls and usage.
 type content struct {
-	text      strings.Builder
-	reasoning strings.Builder
+	text      textBuf
+	reasoning textBuf
 	state     map[string]any
 	tools     []ToolCall
 	toolArgs  [][]byte

@@ -155,8 +155,24 @@ func (x *exchange) newHTTPRequest() (*http.Request, error) {
 	setDefault(hreq.Header, "Accept", "text/event-stream")
 	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
 	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
+	setBasicAuth(hreq)
 	x.reqBytes += requestSize(hreq, len(x.req.Body))
 	return hreq, nil
+}
+
+// setBasicAuth sends the user information of the request's URL
+// (http://user:pass@host/) as Basic authentication unless the request has
+// an Authorization header, as net/http's Client does, on every transport:
+// the reactor writes the request itself. Each hop of a redirect decides by
+// its own URL, which keeps the user information only on a relative
+// Location (the same host).
+func setBasicAuth(hreq *http.Request) {
+	u := hreq.URL.User
+	if u == nil || hreq.Header.Get("Authorization") != "" {
+		return
+	}
+	pass, _ := u.Password()
+	hreq.SetBasicAuth(u.Username(), pass)
 }
 
 // setDefault sets a header unless it is present.
@@ -394,7 +410,7 @@ func (x *exchange) result() *Result {
 // copyStream copies the stream's content and counts into the result.
 func (x *exchange) copyStream(s *stream) {
 	r := x.res
-	r.Text, r.Reasoning = s.content.text.String(), s.content.reasoning.String()
+	r.Text, r.Reasoning = s.content.text.Final(), s.content.reasoning.Final()
 	r.State, r.ToolCalls, r.Usage = s.content.state, s.content.toolCalls(), s.content.usage
 	r.EventsByKind = s.counts
 	r.Events, r.Heartbeats, r.EmptyEvents = s.seq, s.counts[Heartbeat], s.counts[Empty]

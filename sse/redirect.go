@@ -1,6 +1,7 @@
 package sse
 
 import (
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 
@@ -28,7 +29,7 @@ func redirectOf(resp *http.Response) *redirection {
 func (x *exchange) redirectTo(r *redirection, followed int) bool {
 	prev, err := url.Parse(x.req.URL)
 	if err != nil {
-		x.res.fail(CodeInvalidRequest, err.Error())
+		x.res.fail(CodeInvalidRequest, redact.Text(err.Error()))
 		return false
 	}
 	hop := httpsafe.Hop{Method: x.req.Method, URL: prev, Header: x.req.Header, Body: x.req.Body}

@@ -3,6 +3,7 @@ package sse
 import (
 	"errors"
 	"fmt"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 	"sort"
@@ -84,8 +85,8 @@ type Request struct {
 	MaxRedirects int
 	// SensitiveHeaders lists request headers dropped, besides
 	// httpsafe.CredentialHeaders (Authorization, Proxy-Authorization,
-	// Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key), when a redirect
-	// changes the host or the scheme.
+	// Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key, Ocp-Apim-Subscription-Key,
+	// X-Auth-Token), when a redirect changes the host or the scheme.
 	SensitiveHeaders []string
 	// AllowInsecureRedirect lets a redirect go from https to http; without
 	// it such a redirect fails the request with redirect_error.
@@ -146,7 +147,7 @@ func (r *Request) Validate() error {
 		add("method %q is not an HTTP token", r.Method)
 	}
 	if u, err := url.Parse(r.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		add("url %q is not an absolute http(s) URL", r.URL)
+		add("url %q is not an absolute http(s) URL", redact.URL(r.URL))
 	}
 	if _, err := ParseDialect(string(r.Dialect)); err != nil {
 		errs = append(errs, err)

@@ -40,9 +40,12 @@ type runFlags struct {
 	logOutput       string
 	logFormat       string
 	address         string
+	apiToken        string
+	noVULimit       bool
 	config          string
 	offline         bool
 	noRemoteCache   bool
+	maxFileSize     fileSize
 }
 
 // configLayer reads the options of the k6 config file: --config, else
@@ -63,9 +66,9 @@ func (f *runFlags) configLayer() (options.Options, error) {
 
 // jsConfig is how the script's remote modules are fetched: cached in
 // js.DefaultCacheDir unless --no-remote-cache, from the cache only with
-// --offline.
+// --offline; local files read up to --max-file-size.
 func (f *runFlags) jsConfig() js.Config {
-	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline}
+	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline, MaxFileSize: f.maxFileSize.n}
 	if f.noRemoteCache {
 		cfg.CacheDir = ""
 	}
@@ -93,6 +96,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.StringVarP(&f.config, "config", "c", "", "JSON config file of options, under the script's (default: loadimpact/k6/config.json in the user config directory, when it exists; also K6_CONFIG)")
 	fs.BoolVar(&f.offline, "offline", false, "fetch no remote module: use the module cache only, and fail at once on one not cached")
 	fs.BoolVar(&f.noRemoteCache, "no-remote-cache", false, "keep no copy of remote modules in the module cache, and read none from it")
+	fs.Var(&f.maxFileSize, "max-file-size", "largest file the test reads: script, imports, open(), k6/experimental/fs (default 1GiB)")
 	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
@@ -101,6 +105,8 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
 	fs.StringVarP(&f.address, "address", "a", "", "serve k6's REST API on host:port, e.g. 0.0.0.0:6565 (off when empty; also K6_ADDRESS)")
+	fs.StringVar(&f.apiToken, "api-token", "", "require Authorization: Bearer TOKEN on every REST API request but GET /ping (also K6_API_TOKEN, which keeps it out of the process list)")
+	fs.BoolVar(&f.noVULimit, "no-vu-limit", false, "allow VU counts above the ceiling (1,000,000 per instance, or what this machine's memory holds at 144 KiB per VU)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
 	f.mockFlags.add(fs, "mock-")
 	f.addK6Flags(fs)
@@ -159,6 +165,15 @@ func (f *runFlags) restAddress() string {
 		return f.address
 	}
 	return os.Getenv("K6_ADDRESS")
+}
+
+// restToken returns the token the REST API requires: --api-token, else
+// K6_API_TOKEN; empty means none.
+func (f *runFlags) restToken() string {
+	if f.fs.Changed("api-token") {
+		return f.apiToken
+	}
+	return os.Getenv("K6_API_TOKEN")
 }
 
 // keyValues parses repeated NAME=VALUE flags.

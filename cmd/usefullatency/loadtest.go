@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"strings"
 
 	"github.com/usefullatency/usefullatency/archive"
@@ -24,7 +23,7 @@ import (
 // cfg says how remote modules are fetched and cached; its OnRead, when
 // set, sees every file the test reads.
 func loadTest(ctx context.Context, name string, env map[string]string, console io.Writer, cfg js.Config) (*loadedTest, error) {
-	data, err := os.ReadFile(name)
+	data, err := js.ReadLocalFile(name, cfg.MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) && !strings.Contains(name, "://") {
 		return nil, &runner.ExitError{Code: runner.ExitInvalidConfig, Err: fmt.Errorf("script %s: no such file or directory", name)}
 	}

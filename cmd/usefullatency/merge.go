@@ -39,7 +39,8 @@ func newMergeFlags(stderr io.Writer) *mergeFlags {
 	setUsage(fs, "Usage: usefullatency merge [flags] FILE...\n\n"+
 		"One summary of the results the runners of a test wrote with -o result=FILE,\n"+
 		"thresholds evaluated on the whole test (exit 99 when one fails, 104 for a file\n"+
-		"that cannot be merged).\n\nFlags:\n")
+		"that cannot be merged). A file may hold up to 1 GiB decompressed;\n"+
+		"K6_RESULT_MAX_SIZE=4GiB raises the limit.\n\nFlags:\n")
 	fs.StringVar(&f.summaryExport, "summary-export", "", "write the merged summary as JSON to FILE")
 	fs.StringVar(&f.report, "report", "", "write the merged HTML report to FILE")
 	fs.StringVar(&f.trendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,p(95),p(99.9); default: the runners'")
@@ -72,7 +73,11 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	if f.summaryMode != "" && !strings.Contains(",compact,full,legacy,disabled,", ","+f.summaryMode+",") {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--summary-mode %q: want compact, full, legacy or disabled", f.summaryMode))
 	}
-	merged, err := readAndMerge(f.fs.Args(), stderr)
+	limits, err := result.LimitsFromEnv(options.EnvMap(os.Environ()))
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
+	}
+	merged, err := readAndMerge(f.fs.Args(), limits, stderr)
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
@@ -84,9 +89,8 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 // fails on it (or aborted says one stopped the test), else 0.
 func (f *mergeFlags) judge(merged *result.File, aborted bool, stdout, stderr io.Writer) int {
 	if f.out != "" {
-		f.out = strings.TrimPrefix(f.out, "result=")
-		if err := result.WriteFile(f.out, merged); err != nil {
-			return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--out %s: %w", f.out, err))
+		if code := writeMerged(f.out, merged, stderr); code != 0 {
+			return code
 		}
 	}
 	run, err := merged.Materialize(f.noThresholds)
@@ -116,12 +120,30 @@ func (f *mergeFlags) judge(merged *result.File, aborted bool, stdout, stderr io.
 	return 0
 }
 
-// readAndMerge reads every file and merges them, printing the merge's
-// warnings.
-func readAndMerge(paths []string, stderr io.Writer) (*result.File, error) {
+// writeMerged writes the merged result to out, "FILE" or "result=FILE" as
+// run takes it: with the setup data the merged files kept, none with
+// ",setupData=false".
+func writeMerged(out string, merged *result.File, stderr io.Writer) int {
+	arg := strings.TrimPrefix(out, "result=")
+	path, keep, err := output.ResultArg(arg)
+	if err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--out %s: %w", out, err))
+	}
+	if path != arg {
+		merged.KeepSetupData = merged.KeepSetupData && keep
+	}
+	if err := result.WriteFile(path, merged); err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--out %s: %w", path, err))
+	}
+	return 0
+}
+
+// readAndMerge reads every file within limits and merges them, printing
+// the merge's warnings.
+func readAndMerge(paths []string, limits result.Limits, stderr io.Writer) (*result.File, error) {
 	files := make([]*result.File, 0, len(paths))
 	for _, p := range paths {
-		rf, err := result.ReadFile(p)
+		rf, err := limits.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}

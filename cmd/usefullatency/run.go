@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/pflag"
 	"github.com/usefullatency/usefullatency/api"
@@ -40,11 +38,14 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	defer closeConsole()
 	// Signals are handled from here on, so that one during the init code
 	// (even an endless loop) or setup() stops the run with 105.
-	ctx, stop := signalContext(stderr)
+	ctx, force, stop := signalContext(stderr)
 	defer stop()
 	test, opts, code, ok := loadScript(ctx, f, script, env, console, stderr)
 	if !ok {
 		return code
+	}
+	if err := checkVULimit(f, opts); err != nil {
+		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
 	opts.Out = withAggregator(opts.Out, os.Getenv("K6_AGGREGATOR_URL"))
 	for _, w := range append(opts.Warnings, optionWarnings(opts, f.restAddress())...) {
@@ -53,17 +54,20 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	ctl := runner.NewControl(test, opts)
 	var apiAddr string
 	if addr := f.restAddress(); addr != "" {
-		srv, err := api.Listen(addr, ctl)
+		srv, err := api.Listen(addr, ctl, api.Config{Token: f.restToken(), Log: stderr})
 		if err != nil {
 			return fail(stderr, runner.ExitCannotStartAPI, err)
 		}
 		defer srv.Close()
+		for _, w := range srv.Warnings() {
+			fmt.Fprintln(stderr, "WARN "+w)
+		}
 		apiAddr = srv.Addr()
 	}
 	code, err = test.Execute(ctx, runner.Config{
 		Options: opts, ScriptName: script, Stdout: stdout, Stderr: stderr,
 		StdoutTTY: isTerminal(stdout) && !f.noColor, StderrTTY: isTerminal(stderr),
-		Env: options.EnvMap(os.Environ()), Control: ctl, APIAddress: apiAddr,
+		Env: options.EnvMap(os.Environ()), Control: ctl, APIAddress: apiAddr, Force: force,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "ERRO "+redact.Text(oneLine(err)))
@@ -156,27 +160,6 @@ func scriptEnv(f *runFlags) (map[string]string, error) {
 		env[k] = v
 	}
 	return env, err
-}
-
-// signalContext is canceled by the first SIGINT or SIGTERM, so the run
-// stops gracefully and still writes its summary; a second signal exits at
-// once with 105.
-func signalContext(stderr io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		s, ok := <-sig
-		if !ok {
-			return
-		}
-		fmt.Fprintf(stderr, "WARN stopping the test in response to %v; send it again to exit at once\n", s)
-		cancel()
-		if _, ok := <-sig; ok {
-			os.Exit(runner.ExitSignal)
-		}
-	}()
-	return ctx, func() { signal.Stop(sig); cancel() }
 }
 
 func isTerminal(w io.Writer) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 )
 
 // Default limits of a response.
@@ -47,9 +48,12 @@ func (e *LimitError) Error() string {
 // Unwrap returns ErrTooLarge.
 func (e *LimitError) Unwrap() error { return ErrTooLarge }
 
-// FormatBytes writes n as "64 MiB", "512 KiB" or "100 bytes".
+// FormatBytes writes n as "1 GiB", "64 MiB", "512 KiB" or "100 bytes": in
+// the largest unit it is a whole number of.
 func FormatBytes(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<10 && n%(1<<10) == 0:
@@ -98,3 +102,15 @@ func (b *BodyLimit) Read(p []byte) (int, error) {
 
 // Count returns how many decoded bytes were handed out.
 func (b *BodyLimit) Count() int64 { return b.n }
+
+// HeaderBytes returns the size of headers h on the wire: "Key: value\r\n"
+// for every value.
+func HeaderBytes(h http.Header) int64 {
+	var n int64
+	for k, vs := range h {
+		for _, v := range vs {
+			n += int64(len(k) + 2 + len(v) + 2)
+		}
+	}
+	return n
+}

@@ -13,10 +13,12 @@ import (
 const DefaultMaxRedirects = 10
 
 // CredentialHeaders are the request headers that carry credentials: they
-// never follow a redirect to another host or scheme.
+// never follow a redirect to another host or scheme. Ocp-Apim-Subscription-Key
+// is Azure API Management's key (Azure OpenAI behind it), X-Auth-Token
+// OpenStack's and many gateways' token.
 var CredentialHeaders = []string{
 	"Authorization", "Proxy-Authorization", "Cookie", "Cookie2",
-	"X-Api-Key", "Api-Key", "X-Goog-Api-Key",
+	"X-Api-Key", "Api-Key", "X-Goog-Api-Key", "Ocp-Apim-Subscription-Key", "X-Auth-Token",
 }
 
 // Errors of a refused redirect; every one wraps ErrRedirect.

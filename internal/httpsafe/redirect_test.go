@@ -79,3 +79,24 @@ func TestNextMethods(t *testing.T) {
 		t.Error("the original headers were modified")
 	}
 }
+
+// TestNextDropsSubscriptionKey checks that the API-key headers of the
+// gateways assistants sit behind (Azure API Management's
+// Ocp-Apim-Subscription-Key, X-Auth-Token) never follow a redirect to
+// another host, and do follow one on the same host.
+func TestNextDropsSubscriptionKey(t *testing.T) {
+	u, _ := url.Parse("https://apim.example/openai/chat")
+	for _, k := range []string{"Ocp-Apim-Subscription-Key", "X-Auth-Token"} {
+		h := http.Header{}
+		h.Set(k, "sub-s3cret")
+		for loc, kept := range map[string]bool{"https://evil.example/x": false, "/other": true} {
+			next, err := Policy{Max: 1}.Next(Hop{Method: http.MethodPost, URL: u, Header: h}, http.StatusTemporaryRedirect, loc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := next.Header.Get(k) != ""; got != kept {
+				t.Errorf("%s after a redirect to %s: kept %v, want %v", k, loc, got, kept)
+			}
+		}
+	}
+}

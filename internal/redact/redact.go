@@ -1,8 +1,10 @@
-// Package redact hides the secrets a URL may carry before it reaches a log
-// line, a banner, a summary, a report or a metric tag: the password of its
-// userinfo and the values of query parameters whose names look like
-// credentials. Every place that prints or exports a URL goes through URL
-// (a URL alone) or Text (a message that may contain URLs).
+// Package redact hides secrets before they reach a log line, a banner, a
+// summary, a report or a metric tag: the password of a URL's userinfo, the
+// values of query parameters, headers and JSON fields whose names look like
+// credentials (SecretParam), and the credentials of an Authorization value.
+// Every place that prints or exports a URL goes through URL (a URL alone,
+// parsable or not) or Text (a message that may contain URLs, a server's
+// answer); Body cuts and redacts what an endpoint answered.
 package redact
 
 import (
@@ -13,124 +15,107 @@ import (
 // Mask replaces every hidden value.
 const Mask = "REDACTED"
 
-// secretSuffixes are the endings of query parameter names, lower-cased and
-// without '-' and '_', whose values are hidden: api_key, apiKey, key,
-// access_token, token, client_secret, password, X-Amz-Signature, sig, auth…
-var secretSuffixes = []string{
-	"key", "token", "secret", "password", "passwd", "pwd", "signature", "sig", "credential", "auth", "authorization",
-}
-
 // URL returns raw with the password of its userinfo and the values of its
-// credential-like query parameters (see SecretParam) replaced by Mask. The
-// user name stays; the rest of the URL is unchanged, byte for byte. A text
-// that does not parse as a URL is returned with anything between "//" and
-// an "@" before the next "/" masked.
+// credential-like query and fragment parameters (see SecretParam) replaced
+// by Mask. The user name stays; the rest of the text is unchanged, byte for
+// byte. raw need not parse as a URL: a malformed one (a bad port, a bad
+// escape, a space, a control character) is redacted the same way, as its
+// error message would quote it.
 func URL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return maskUserinfo(raw)
-	}
-	changed := false
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), Mask)
-		changed = true
-	}
-	if q, ok := redactQuery(u.RawQuery); ok {
-		u.RawQuery, changed = q, true
-	}
-	if !changed {
-		return raw
-	}
-	return u.String()
+	return maskParams(maskUserinfo(raw))
 }
 
-// SecretParam reports whether a query parameter of this name carries a
-// credential: its name, lower-cased and without '-' and '_', ends with key,
-// token, secret, password, passwd, pwd, signature, sig, credential, auth or
-// authorization.
-func SecretParam(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(name))
-	for _, s := range secretSuffixes {
-		if strings.HasSuffix(n, s) {
-			return true
+// maskParams masks the secret parameters of the query (after the first '?')
+// and of a fragment holding parameters (#access_token=… of OAuth's implicit
+// flow).
+func maskParams(s string) string {
+	q, f := strings.IndexByte(s, '?'), strings.IndexByte(s, '#')
+	if q < 0 && f < 0 {
+		return s
+	}
+	if f >= 0 {
+		if frag, ok := redactQuery(s[f+1:]); ok {
+			s = s[:f+1] + frag
 		}
 	}
-	return false
+	if q >= 0 && (f < 0 || q < f) {
+		end := len(s)
+		if f >= 0 {
+			end = f
+		}
+		if query, ok := redactQuery(s[q+1 : end]); ok {
+			s = s[:q+1] + query + s[end:]
+		}
+	}
+	return s
 }
 
-// redactQuery masks the values of secret parameters in a raw query, keeping
-// the order and encoding of the others; it reports whether it masked any.
+// redactQuery masks the values of secret parameters in a raw query, where
+// '&' or ';' separate parameters, keeping the order and encoding of the
+// others; it reports whether it masked any.
 func redactQuery(q string) (string, bool) {
-	if q == "" {
+	if !strings.Contains(q, "=") {
 		return q, false
 	}
-	parts := strings.Split(q, "&")
+	var b strings.Builder
 	changed := false
-	for i, p := range parts {
+	for q != "" {
+		end := strings.IndexAny(q, "&;")
+		if end < 0 {
+			end = len(q)
+		}
+		p := q[:end]
 		k, _, hasValue := strings.Cut(p, "=")
-		name, err := url.QueryUnescape(k)
-		if err != nil {
-			name = k
+		if hasValue && secretKey(k) && p[len(k)+1:] != Mask {
+			p, changed = k+"="+Mask, true
 		}
-		if hasValue && SecretParam(name) {
-			parts[i], changed = k+"="+Mask, true
+		b.WriteString(p)
+		if end < len(q) {
+			b.WriteByte(q[end])
+			end++
 		}
+		q = q[end:]
 	}
-	return strings.Join(parts, "&"), changed
+	return b.String(), changed
 }
 
-// maskUserinfo masks the userinfo of a text that is not a parsable URL.
+// secretKey reports whether a parameter name, perhaps percent-encoded, is
+// secret.
+func secretKey(k string) bool {
+	if name, err := url.QueryUnescape(k); err == nil {
+		k = name
+	}
+	return SecretParam(k)
+}
+
+// maskUserinfo masks the password of every userinfo after a "//": anything
+// between the first ':' and the last '@' before the next '/', '?' or '#'. A
+// user name without a password stays.
 func maskUserinfo(s string) string {
-	i := strings.Index(s, "//")
-	if i < 0 {
-		return s
-	}
-	rest := s[i+2:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return s
-	}
-	user, _, _ := strings.Cut(rest[:at], ":")
-	return s[:i+2] + user + ":" + Mask + rest[at:]
-}
-
-// Text returns s with every http:// or https:// URL in it redacted (see
-// URL). A URL ends at white space, a quote, '<', '>' or a backtick.
-func Text(s string) string {
-	if !strings.Contains(s, "://") {
+	if !strings.Contains(s, "@") {
 		return s
 	}
 	var b strings.Builder
 	for {
-		i := indexURL(s)
+		i := strings.Index(s, "//")
 		if i < 0 {
 			b.WriteString(s)
 			return b.String()
 		}
-		end := strings.IndexAny(s[i:], " \t\r\n\"'<>`")
+		b.WriteString(s[:i+2])
+		s = s[i+2:]
+		end := strings.IndexAny(s, "/?#")
 		if end < 0 {
-			end = len(s) - i
+			end = len(s)
 		}
-		b.WriteString(s[:i])
-		b.WriteString(URL(s[i : i+end]))
-		s = s[i+end:]
+		at := strings.LastIndex(s[:end], "@")
+		if at < 0 {
+			continue
+		}
+		user, pass, hasPass := strings.Cut(s[:at], ":")
+		if hasPass && pass != Mask {
+			b.WriteString(user + ":" + Mask)
+			s = s[at:]
+		}
 	}
-}
-
-// indexURL returns the index of the first "http://" or "https://" in s,
-// case-insensitively, or -1.
-func indexURL(s string) int {
-	l := strings.ToLower(s)
-	i, j := strings.Index(l, "http://"), strings.Index(l, "https://")
-	switch {
-	case i < 0:
-		return j
-	case j < 0:
-		return i
-	}
-	return min(i, j)
 }

@@ -19,6 +19,8 @@ type Conn struct {
 	ws  *websocket.Conn
 	// started is when the dial began; connected when the handshake ended.
 	started, connected time.Time
+	// head bounds the bytes the handshake reads.
+	head *headBudget
 
 	mu sync.Mutex
 	// queue holds the frames waiting for the writer, in order; wake

@@ -7,13 +7,21 @@ import (
 
 // countingConn counts the bytes written to and read from a connection,
 // TLS records and WebSocket framing included: what went over the wire.
+// While head is not nil and open, reads stop at its budget.
 type countingConn struct {
 	net.Conn
 	sent, received *atomic.Int64
+	head           *headBudget
 }
 
 // Read reads from the connection and counts the bytes read.
 func (c *countingConn) Read(b []byte) (int, error) {
+	if c.head != nil {
+		var err error
+		if b, err = c.head.take(b, c.received.Load()); err != nil {
+			return 0, err
+		}
+	}
 	n, err := c.Conn.Read(b)
 	c.received.Add(int64(n))
 	return n, err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
@@ -59,6 +60,11 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// MaxMessageSize, in bytes, defaults to DefaultMaxMessageSize.
 	MaxMessageSize int64
+	// MaxHeaderSize bounds the status line and headers of the handshake's
+	// response, in bytes; it defaults to httpsafe.DefaultMaxHeaderBytes
+	// (10 MiB, the probe's maxHeaderSize). A larger head fails the
+	// handshake with a *httpsafe.LimitError.
+	MaxHeaderSize int
 	// CloseTimeout defaults to DefaultCloseTimeout.
 	CloseTimeout time.Duration
 }
@@ -87,9 +93,17 @@ func Dial(ctx context.Context, rawURL string, cfg Config) (*Conn, *Handshake, er
 		return nil, nil, err
 	}
 	c := &Conn{started: time.Now(), cfg: cfg.withDefaults(), pings: map[string]time.Time{}}
+	c.head = newHeadBudget(c.cfg.MaxHeaderSize)
 	d := c.dialer(u.Hostname())
 	ws, resp, err := d.DialContext(ctx, rawURL, cfg.Header)
 	c.connected = time.Now()
+	c.head.off.Store(true)
+	if lim := c.head.check(resp); lim != nil {
+		if ws != nil {
+			ws.Close()
+		}
+		return nil, nil, fmt.Errorf("websocket: handshake: %w", lim)
+	}
 	hs := handshakeOf(resp)
 	if err != nil {
 		if errors.Is(err, websocket.ErrBadHandshake) && hs != nil {
@@ -113,6 +127,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.CloseTimeout <= 0 {
 		cfg.CloseTimeout = DefaultCloseTimeout
 	}
+	if cfg.MaxHeaderSize <= 0 {
+		cfg.MaxHeaderSize = httpsafe.DefaultMaxHeaderBytes
+	}
 	return cfg
 }
 
@@ -135,7 +152,7 @@ func (c *Conn) dialer(host string) *websocket.Dialer {
 			if err != nil {
 				return nil, err
 			}
-			return &countingConn{Conn: conn, sent: &c.sent, received: &c.received}, nil
+			return &countingConn{Conn: conn, sent: &c.sent, received: &c.received, head: c.head}, nil
 		},
 		Proxy:             http.ProxyFromEnvironment,
 		TLSClientConfig:   tlsCfg,

@@ -20,14 +20,20 @@ import (
 // makes it send a ping, "big:N" sends a binary message of N zero bytes,
 // "headers" sends the upgrade request's headers as JSON; any other
 // message is echoed with its type. It offers the subprotocol "chat" and
-// permessage-deflate. Every path upgrades but /reject, which answers 403;
-// the upgrade of /cookie sets the cookie from_ws=1.
+// permessage-deflate. Every path upgrades but /reject, which answers 403,
+// and /hugehead, which answers 400 with 12 MiB of headers (above the
+// 10 MiB limit of a handshake's head); the upgrade of /cookie sets the
+// cookie from_ws=1.
 // upgraded, when not nil, is called at each upgrade.
 func Handler(upgraded func()) http.Handler {
 	up := websocket.Upgrader{Subprotocols: []string{"chat"}, EnableCompression: true}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/reject") {
 			http.Error(w, "go away", http.StatusForbidden)
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, "/hugehead") {
+			hugeHead(w)
 			return
 		}
 		var header http.Header
@@ -87,4 +93,22 @@ func Server(t testing.TB, upgraded func()) string {
 	srv := httptest.NewServer(Handler(upgraded))
 	t.Cleanup(srv.Close)
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+// hugeHead answers 400 with 12 MiB of X-Pad headers, written raw.
+func hugeHead(w http.ResponseWriter) {
+	c, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	buf.WriteString("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n")
+	line := "X-Pad: " + strings.Repeat("a", 1015) + "\r\n"
+	for range 12 << 10 {
+		if _, err := buf.WriteString(line); err != nil {
+			return // the client gave up
+		}
+	}
+	buf.WriteString("\r\n")
+	buf.Flush()
 }

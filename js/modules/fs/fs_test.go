@@ -150,6 +150,10 @@ export default async function () {
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.csv")
+	sparse := filepath.Join(t.TempDir(), "sparse.bin")
+	if f, err := os.Create(sparse); err != nil || f.Truncate(10<<30) != nil || f.Close() != nil {
+		t.Fatalf("a 10 GiB sparse file: %v", err)
+	}
 	for _, tc := range []struct {
 		name, src string
 		// errName and inMessage are what the rejection must hold.
@@ -157,6 +161,9 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"missing file", `await open(` + quote(missing) + `)`, "NotFoundError", missing},
 		{"directory", `await open(` + quote(dir) + `)`, "InvalidResourceError", dir + " is a directory"},
+		{"device", `await open('/dev/zero')`, "InvalidResourceError", `open("/dev/zero"): /dev/zero is not a regular file (a device)`},
+		{"10 GiB sparse file", `await open(` + quote(sparse) + `)`, "InvalidResourceError",
+			sparse + " is 10 GiB, more than the 1 GiB a test may read from one file (raise it with --max-file-size)"},
 		{"not a string", `await open(42)`, "TypeError", "path must be a non-empty string"},
 		{"no path", `await open()`, "TypeError", "path must be a non-empty string"},
 	} {

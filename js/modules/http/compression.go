@@ -117,37 +117,68 @@ func compress(body []byte, list []string) ([]byte, string, error) {
 // readBody reads a response body whose Content-Encoding header is
 // encoding, undoing the codings this module knows in reverse order (a
 // coding it does not know, "identity" included, leaves the body as it
-// is from there on), through httpsafe.BodyLimit: at most limit decoded
-// bytes, and for an encoded body at most httpsafe.MaxDecompressionRatio
-// times the bytes read off the wire. A body that does not decode fails
-// with k6's code 1701, one beyond a limit with an *httpsafe.LimitError;
-// either way the bytes decoded so far are returned. Network errors are
-// returned as they are.
+// is from there on; more than httpsafe.MaxContentCodings of them fail
+// before any is undone), through httpsafe.BodyLimit: at most limit
+// decoded bytes; and for an encoded body at most
+// httpsafe.MaxDecompressionRatio times the bytes read off the wire, all
+// decoding stages' bytes counted (httpsafe.Expansion). A body that does
+// not decode fails with k6's code 1701, one beyond a limit with an
+// *httpsafe.LimitError; either way the bytes decoded so far are
+// returned. Network errors are returned as they are.
 func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
 	raw := &errorMark{r: r}
+	stages, n := decoders(encoding)
+	if n > httpsafe.MaxContentCodings {
+		return nil, decodeError(raw, &httpsafe.CodingsError{N: n})
+	}
+	guard := &httpsafe.Expansion{Encoded: func() int64 { return raw.n }}
 	var decoded io.Reader = raw
-	names := strings.Split(encoding, ",")
-	for i := len(names) - 1; i >= 0; i-- {
-		c, ok := codings[strings.ToLower(strings.TrimSpace(names[i]))]
-		if !ok {
-			break
-		}
-		d, err := c.decode(decoded)
+	for _, decode := range stages {
+		d, err := decode(decoded)
 		if err != nil {
-			return nil, decodeError(raw, err)
+			return nil, decodeError(raw, guarded(guard, err))
 		}
-		decoded = d
+		decoded = guard.Stage(d)
 	}
-	bounded := &httpsafe.BodyLimit{R: decoded, Max: limit}
-	if decoded != io.Reader(raw) {
-		bounded.Encoded = func() int64 { return raw.n }
-	}
-	body, err := io.ReadAll(bounded)
+	body, err := io.ReadAll(&httpsafe.BodyLimit{R: decoded, Max: limit})
+	err = guarded(guard, err)
 	var lim *httpsafe.LimitError
 	if err != nil && !errors.As(err, &lim) {
 		return body, decodeError(raw, err)
 	}
 	return body, err
+}
+
+// decoders returns the decoders of the codings of a Content-Encoding
+// value this module undoes, in the order they apply: from the last
+// coding back to the first, up to one it does not know; and how many
+// there are. It keeps no more than httpsafe.MaxContentCodings+1.
+func decoders(encoding string) ([]func(io.Reader) (io.Reader, error), int) {
+	var list []func(io.Reader) (io.Reader, error)
+	n := 0
+	for rest := encoding; ; {
+		i := strings.LastIndexByte(rest, ',')
+		c, ok := codings[strings.ToLower(strings.TrimSpace(rest[i+1:]))]
+		if !ok {
+			return list, n
+		}
+		if n++; len(list) <= httpsafe.MaxContentCodings {
+			list = append(list, c.decode)
+		}
+		if i < 0 {
+			return list, n
+		}
+		rest = rest[:i]
+	}
+}
+
+// guarded returns the guard's error once it tripped (a decoder above the
+// stage that tripped it may have reported another one), else err.
+func guarded(guard *httpsafe.Expansion, err error) error {
+	if err != nil && guard.Err() != nil {
+		return guard.Err()
+	}
+	return err
 }
 
 // decodeError returns err as a decoding failure (1701), unless it came

@@ -92,6 +92,11 @@ func TestResponseDecompression(t *testing.T) {
   const bad = http.get(__ENV.BASE + '/broken');
   eq([bad.status, bad.error_code], [200, 1701], 'broken gzip');
   if (!bad.error.startsWith('error decompressing response body')) throw new Error(bad.error);
+  const five = http.get(__ENV.BASE + '/encoded?ce=gzip,br,deflate,gzip,gzip');
+  eq([five.status, five.error_code, five.body === want], [200, 0, true], 'five stacked codings');
+  const six = http.get(__ENV.BASE + '/encoded?ce=gzip,br,deflate,gzip,gzip,gzip');
+  eq([six.status, six.error_code, six.error, six.body], [200, 1701,
+    'error decompressing response body (Content-Encoding stacks 6 content codings, more than 5)', ''], 'six stacked codings');
 }`, map[string]string{"BASE": srv.URL})
 	// As in k6, the request is tagged with the error code and counts as
 	// failed or not by its status alone.
@@ -101,8 +106,8 @@ func TestResponseDecompression(t *testing.T) {
 			codes = append(codes, c)
 		}
 	}
-	if len(codes) != 1 || codes[0] != "1701" {
-		t.Fatalf("error_code tags %v, want [1701]", codes)
+	if len(codes) != 2 || codes[0] != "1701" || codes[1] != "1701" {
+		t.Fatalf("error_code tags %v, want [1701 1701]", codes)
 	}
 	for _, s := range r.of("http_req_failed") {
 		if s.Value != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -193,7 +194,7 @@ func (h *HTTP) send(ctx context.Context, c *call) *exchange {
 // on the VU's goroutine.
 func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
-		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, ex.url, ex.errorMsg, ex.errorCode)
+		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, redact.URL(ex.url), redact.Text(ex.errorMsg), ex.errorCode)
 	}
 	obj := responseValue(h.vu.Runtime(), c.req, ex)
 	h.addPageMethods(obj, c.req, ex)

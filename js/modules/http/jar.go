@@ -2,6 +2,7 @@ package k6http
 
 import (
 	"fmt"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -146,7 +147,7 @@ func cookieOptions(c *http.Cookie, opts map[string]any) error {
 func jarURL(u string) (*url.URL, error) {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" {
-		return nil, fmt.Errorf("k6/http: cookie jar: invalid url %q", u)
+		return nil, fmt.Errorf("k6/http: cookie jar: invalid url %q", redact.URL(u))
 	}
 	return parsed, nil
 }

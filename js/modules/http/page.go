@@ -3,6 +3,7 @@ package k6http
 import (
 	"errors"
 	"fmt"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 	"strings"
@@ -221,7 +222,7 @@ func (p *page) clickLink(call sobek.FunctionCall) sobek.Value {
 func (p *page) resolve(ref string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(ref))
 	if err != nil {
-		return nil, fmt.Errorf("the URL %q does not parse: %w", ref, err)
+		return nil, fmt.Errorf("the URL %q does not parse: %w", redact.URL(ref), redact.Error(err))
 	}
 	if base := p.base(); base != nil {
 		u = base.ResolveReference(u)

@@ -3,6 +3,7 @@ package k6http
 import (
 	"errors"
 	"fmt"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"math"
 	"net/http"
 	"net/url"
@@ -127,10 +128,10 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("k6/http: invalid url %q: %w", s, err)
+		return nil, fmt.Errorf("k6/http: invalid url %q: %w", redact.URL(s), redact.Error(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("k6/http: invalid url %q: want an absolute http:// or https:// URL", s)
+		return nil, fmt.Errorf("k6/http: invalid url %q: want an absolute http:// or https:// URL", redact.URL(s))
 	}
 	return u, nil
 }

@@ -76,7 +76,7 @@ func (l *landing) received() []string {
 // https to http, and checks what each server received: the rules of the
 // streaming probe (httpsafe.Policy).
 func TestRedirectMatrix(t *testing.T) {
-	const creds = " Authorization Proxy-Authorization Cookie Cookie2 X-Api-Key Api-Key X-Goog-Api-Key"
+	creds := " " + strings.Join(httpsafe.CredentialHeaders, " ")
 	for _, where := range []string{"same host", "other host", "https to http", "https to http allowed"} {
 		for _, status := range []int{301, 302, 303, 307, 308} {
 			t.Run(fmt.Sprintf("%s/%d", where, status), func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"io"
 	"net"
 	"net/http"
@@ -27,7 +28,7 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 		req = req.WithContext(netstack.WithServerName(req.Context(), req.URL.Hostname()))
 	}
 	if err != nil {
-		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, err.Error(), time.Now()
+		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, redact.Text(err.Error()), time.Now()
 		return ex
 	}
 	req.Header = header

@@ -119,6 +119,7 @@ func TestFailuresAreErrorAndCloseEvents(t *testing.T) {
 		{"connection refused", "'ws://127.0.0.1:1/'", "{}", "", "refused"},
 		{"handshake refused", "__ENV.WS + '/reject'", "{}", "", "403"},
 		{"message over the limit", "__ENV.WS", "{ maxMessageSize: 1024 }", "big:2048", "more than 1024 bytes"},
+		{"handshake head over maxHeaderSize", "__ENV.WS + '/hugehead'", "{}", "", "more than 10 MiB (maxHeaderSize)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := mustRun(t, `

@@ -93,6 +93,8 @@ export default function () {
     socket.on('close', (code) => events.push(code));
   });
   eq(events, [true, 1009], 'over the limit');
+  const huge = ws.connect(__ENV.WS + '/hugehead', () => { called = true; });
+  eq([huge.status, huge.error, called], [0, 'websocket: handshake: response too large: more than 10 MiB (maxHeaderSize)', false], 'huge head');
 }`)
 }
 

@@ -217,10 +217,12 @@ func (s *socket) errorValue(msg string) sobek.Value {
 	return obj
 }
 
-// fire runs timer id, if still pending, and re-arms an interval.
+// fire runs timer id, if still pending, and re-arms an interval. Once
+// close() was called the connection is no longer open: no timer fires
+// while the closing handshake completes.
 func (s *socket) fire(id int) error {
 	t, ok := s.timers[id]
-	if !ok {
+	if !ok || s.closeCalled {
 		return nil
 	}
 	if t.every > 0 {
