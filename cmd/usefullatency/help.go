@@ -13,7 +13,7 @@ import (
 // the order is the usage's.
 var commandTopics = []struct{ command, topic string }{
 	{"run", "cli"}, {"inspect", "cli"}, {"archive", "cli"},
-	{"merge", "distributed"}, {"aggregate", "distributed"},
+	{"merge", "distributed"}, {"aggregate", "distributed"}, {"compare", "comparing"},
 	{"mock", "mock"}, {"version", "cli"},
 }
 

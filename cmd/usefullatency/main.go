@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, mock, version, help.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, compare, mock, version, help.
 package main
 
 import (
@@ -27,6 +27,7 @@ Usage:
   usefullatency archive [flags] script.js  bundle the test into a k6-style archive (-O archive.tar)
   usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
   usefullatency aggregate [--listen addr]  live thresholds over runners' -o aggregator=URL posts
+  usefullatency compare BASE... -- NEW...  what regressed between two sets of runs' result files
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
   usefullatency help [topic|command]       the manual's topics, a topic's page or a command's flags
@@ -85,6 +86,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return mergeCmd(args[1:], stdout, stderr)
 	case "aggregate":
 		return aggregateCmd(args[1:], stdout, stderr)
+	case "compare":
+		return compareCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version":
