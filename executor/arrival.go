@@ -25,17 +25,21 @@ type arrivalRate struct {
 func newConstantArrivalRate(env Env) *arrivalRate {
 	sc := env.Scenario
 	d, tu := time.Duration(sc.Duration), time.Duration(sc.TimeUnit)
+	at := func(i int64) time.Duration { return ConstantArrival(i, sc.Rate, tu) }
+	if p := arrivalsOf(sc); p != nil {
+		at = func(i int64) time.Duration { return p.ConstantAt(i, sc.Rate, tu) }
+	}
 	return &arrivalRate{
 		env: env, duration: d,
 		due: func(i int64) (time.Duration, bool) {
 			if sc.Rate <= 0 {
 				return 0, false
 			}
-			at := ConstantArrival(i, sc.Rate, tu)
+			at := at(i)
 			return at, at < d
 		},
-		desc: fmt.Sprintf("%.2f iterations/s for %s (maxVUs: %s, gracefulStop: %s)",
-			float64(sc.Rate)/tu.Seconds(), d, vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
+		desc: fmt.Sprintf("%.2f iterations/s%s for %s (maxVUs: %s, gracefulStop: %s)",
+			float64(sc.Rate)/tu.Seconds(), arrivalNote(sc), d, vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
 	}
 }
 
@@ -46,12 +50,39 @@ func newRampingArrivalRate(env Env) *arrivalRate {
 	for _, st := range sc.Stages {
 		peak = max(peak, float64(st.Target))
 	}
+	due := ra.At
+	if p := arrivalsOf(sc); p != nil {
+		// Iteration i is due when the integral reaches the i+1-th arrival.
+		due = func(i int64) (time.Duration, bool) { return ra.AtUnits(p.Units(i + 1)) }
+	}
 	return &arrivalRate{
-		env: env, duration: ra.Duration(), due: ra.At,
-		desc: fmt.Sprintf("Up to %.2f iterations/s for %s over %d stages (maxVUs: %s, gracefulStop: %s)",
-			peak/time.Duration(sc.TimeUnit).Seconds(), ra.Duration(), len(sc.Stages),
+		env: env, duration: ra.Duration(), due: due,
+		desc: fmt.Sprintf("Up to %.2f iterations/s%s for %s over %d stages (maxVUs: %s, gracefulStop: %s)",
+			peak/time.Duration(sc.TimeUnit).Seconds(), arrivalNote(sc), ra.Duration(), len(sc.Stages),
 			vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
 	}
+}
+
+// arrivalsOf returns the scenario's random arrival process, nil for the
+// regular schedule.
+func arrivalsOf(sc options.Scenario) *Arrivals {
+	k := sc.ArrivalShape()
+	if k == 0 {
+		return nil
+	}
+	return NewArrivals(k, ArrivalSeed(sc.ArrivalSeed, sc.Name))
+}
+
+// arrivalNote names a random arrival process for the banner: "" for the
+// regular schedule, " poisson (seed 0)", " gamma k=0.25 (seed 7)".
+func arrivalNote(sc options.Scenario) string {
+	switch sc.Arrival {
+	case options.ArrivalPoisson:
+		return fmt.Sprintf(" poisson (seed %d)", sc.ArrivalSeed)
+	case options.ArrivalGamma:
+		return fmt.Sprintf(" gamma k=%g (seed %d)", sc.ArrivalShape(), sc.ArrivalSeed)
+	}
+	return ""
 }
 
 func (a *arrivalRate) Stats() *Stats { return &a.stats }
@@ -64,55 +95,123 @@ func (a *arrivalRate) Plan() Plan {
 
 // Run fires iterations on schedule until the duration ends, then waits up
 // to gracefulStop for running ones before interrupting them.
+//
+// The loop looks at the schedule in passes: each pass takes every
+// iteration due by now (DueBy), starts as many of them, oldest first, as
+// VUs were idle when the pass began, and drops the rest at once, counted in
+// bulk. A rate faster than the machine starts iterations (1e8/s) so costs
+// one pass per started batch, not one step per due iteration, and the
+// scenario ends at its duration (plus gracefulStop for the iterations in
+// flight) whatever the rate.
 func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 	a.stats.StartedAt.Store(start.UnixNano())
 	defer a.stats.Done.Store(true)
 	p := newPool(a.env.VUs, a.env.Scenario.MaxVUs, a.env.NewVU, &a.stats, a.env.Warn)
 	iterCtx, cancel := context.WithDeadline(ctx, start.Add(a.duration+time.Duration(a.env.Scenario.GracefulStop)))
 	defer cancel()
-	var running sync.WaitGroup
-	var started int64
+	l := &arrivalLoop{a: a, p: p, ctx: ctx, iterCtx: iterCtx, start: start}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	for i := int64(0); ; i++ {
-		at, ok := a.due(i)
-		if !ok {
+	for next := int64(0); ; {
+		at, ok := a.due(next)
+		if !ok || !sleepUntil(ctx, timer, start.Add(at)) {
 			break
 		}
-		if a.env.Segment != nil && !a.env.Segment.Owns(i) {
-			continue
-		}
-		scheduled := start.Add(at)
-		if !sleepUntil(ctx, timer, scheduled) {
-			break
-		}
-		vu := p.tryGet()
-		if vu == nil {
-			a.drop(scheduled)
-			p.grow(ctx, a.env.Scenario.Name)
-			continue
-		}
-		running.Add(1)
-		a.stats.activate()
-		local := started
-		started++
-		go func(vu VU, i int64) {
-			defer running.Done()
-			a.env.pushLag(scheduled)
-			a.stats.count(a.env.Iterate(iterCtx, vu, Iteration{InInstance: local, InTest: i, Scheduled: scheduled}))
-			a.stats.deactivate()
-			p.put(vu)
-		}(vu, i)
+		end := DueBy(a.due, next, time.Since(start))
+		l.pass(next, end)
+		next = end
 	}
-	running.Wait()
+	l.running.Wait()
 	p.growing.Wait()
 	return nil
 }
 
-// drop counts an iteration that found no idle VU.
-func (a *arrivalRate) drop(at time.Time) {
-	a.stats.Dropped.Add(1)
-	a.env.Engine.Push(metrics.Sample{Metric: a.env.Builtin.DroppedIterations, Tags: a.env.Tags, Time: at, Value: 1})
+// arrivalLoop is the state of one Run of an arrival-rate scenario.
+type arrivalLoop struct {
+	a            *arrivalRate
+	p            *pool
+	ctx, iterCtx context.Context
+	start        time.Time
+	running      sync.WaitGroup
+	// started counts the iterations started on this instance.
+	started int64
+}
+
+// pass handles the iterations from..end-1, all due: those of this
+// instance's segment start on the VUs idle now, oldest first; the others
+// that remain are dropped in bulk.
+func (l *arrivalLoop) pass(from, end int64) {
+	seg := l.a.env.Segment
+	owned := ownedIn(seg, from, end)
+	l.warnBehind(owned)
+	i := from
+	for idle := l.p.idleCount(); idle > 0 && i < end; i++ {
+		if seg != nil && !seg.Owns(i) {
+			continue
+		}
+		vu := l.p.tryGet()
+		if vu == nil { // only this loop takes VUs: never, but safe
+			break
+		}
+		l.run(vu, i)
+		idle--
+		owned--
+	}
+	if owned > 0 {
+		l.a.drop(owned)
+		l.p.growBy(l.ctx, l.a.env.Scenario.Name, owned)
+	}
+}
+
+// run starts global iteration i on vu.
+func (l *arrivalLoop) run(vu VU, i int64) {
+	at, _ := l.a.due(i)
+	scheduled := l.start.Add(at)
+	l.running.Add(1)
+	l.a.stats.activate()
+	local := l.started
+	l.started++
+	go func() {
+		defer l.running.Done()
+		l.a.env.pushLag(scheduled)
+		l.a.stats.count(l.a.env.Iterate(l.iterCtx, vu, Iteration{InInstance: local, InTest: i, Scheduled: scheduled}))
+		l.a.stats.deactivate()
+		l.p.put(vu)
+	}()
+}
+
+// behindFloor is the fewest iterations due in one pass that tell a
+// scheduler fallen behind rather than the slack of its timer.
+const behindFloor = 100
+
+// warnBehind warns when owned iterations came due in one pass, more than
+// the scenario's maxVUs (and than behindFloor): more than any number of its
+// VUs could start at once, so the machine, not the VUs, cannot keep the
+// rate. A scenario prints one warning about dropped iterations: this one
+// or the pool's (maxVUs reached), whichever comes first.
+func (l *arrivalLoop) warnBehind(owned int64) {
+	sc := l.a.env.Scenario
+	if owned <= max(sc.MaxVUs, behindFloor) || l.a.env.Warn == nil || l.p.warned.Swap(true) {
+		return
+	}
+	l.a.env.Warn(fmt.Sprintf("scenario %s: iterations come due faster than this machine starts them (%d at once, more than maxVUs %d); "+
+		"the ones it cannot start are dropped and counted in dropped_iterations", sc.Name, owned, sc.MaxVUs))
+}
+
+// ownedIn counts the global indices from..end-1 that seg owns (all of
+// them when seg is nil).
+func ownedIn(seg Segment, from, end int64) int64 {
+	if seg == nil {
+		return end - from
+	}
+	return seg.Scale(end) - seg.Scale(from)
+}
+
+// drop counts n iterations that found no idle VU, as one dropped_iterations
+// sample of value n.
+func (a *arrivalRate) drop(n int64) {
+	a.stats.Dropped.Add(n)
+	a.env.Engine.Push(metrics.Sample{Metric: a.env.Builtin.DroppedIterations, Tags: a.env.Tags, Time: time.Now(), Value: float64(n)})
 }
 
 // sleepUntil waits until t; it returns false if ctx ended first.

@@ -22,6 +22,7 @@ const (
 
 	ProbeUsefulReached = ProbePrefix + "useful_reached" // Rate: useful before the stream ended.
 	ProbeFailed        = ProbePrefix + "failed"         // Rate: the request failed.
+	ProbeGood          = ProbePrefix + "good"           // Rate (goodput): succeeded and met every objective of its slo param; no sample without one.
 
 	ProbeEvents      = ProbePrefix + "events"       // Counter: events received.
 	ProbeHeartbeats  = ProbePrefix + "heartbeats"   // Counter: heartbeat events (comments, pings).
@@ -65,6 +66,7 @@ var probeMetrics = [...]MetricSpec{
 	{ProbeMark, Trend, Time},
 	{ProbeUsefulReached, Rate, Default},
 	{ProbeFailed, Rate, Default},
+	{ProbeGood, Rate, Default},
 	{ProbeEvents, Counter, Default},
 	{ProbeHeartbeats, Counter, Default},
 	{ProbeEmptyEvents, Counter, Default},
@@ -117,12 +119,12 @@ func ProbeMoments() []Moment {
 }
 
 // ProbeBreakdownNames returns the metrics a per-bucket breakdown of the probe
-// aggregates: the moments' Trends, then the ProbeUsefulReached and
-// ProbeFailed Rates.
+// aggregates: the moments' Trends, then the ProbeUsefulReached, ProbeFailed
+// and ProbeGood Rates.
 func ProbeBreakdownNames() []string {
-	names := make([]string, 0, len(probeMoments)+2)
+	names := make([]string, 0, len(probeMoments)+3)
 	for _, m := range probeMoments {
 		names = append(names, m.Metric)
 	}
-	return append(names, ProbeUsefulReached, ProbeFailed)
+	return append(names, ProbeUsefulReached, ProbeFailed, ProbeGood)
 }

@@ -22,6 +22,7 @@ func TestProbeMetricsArePRODUCTs(t *testing.T) {
 		{"usefulsse_mark", Trend, Time},
 		{"usefulsse_useful_reached", Rate, Default},
 		{"usefulsse_failed", Rate, Default},
+		{"usefulsse_good", Rate, Default},
 		{"usefulsse_events", Counter, Default},
 		{"usefulsse_heartbeats", Counter, Default},
 		{"usefulsse_empty_events", Counter, Default},
@@ -69,7 +70,7 @@ func TestProbeMoments(t *testing.T) {
 		}
 	}
 	wantNames := []string{"usefulsse_queue", "usefulsse_first_event", "usefulsse_first_text", "usefulsse_useful",
-		"usefulsse_complete", "usefulsse_useful_reached", "usefulsse_failed"}
+		"usefulsse_complete", "usefulsse_useful_reached", "usefulsse_failed", "usefulsse_good"}
 	if got := ProbeBreakdownNames(); !slices.Equal(got, wantNames) {
 		t.Errorf("ProbeBreakdownNames() = %v, want %v", got, wantNames)
 	}

@@ -21,12 +21,12 @@ var commonFields = []string{"executor", "startTime", "gracefulStop", "exec", "en
 // externally-controlled executor is not supported.
 var executors = map[string]executorSpec{
 	ConstantArrivalRate: {
-		fields:   []string{"rate", "timeUnit", "duration", "preAllocatedVUs", "maxVUs"},
+		fields:   slices.Concat([]string{"rate", "timeUnit", "duration", "preAllocatedVUs", "maxVUs"}, arrivalFields),
 		required: []string{"rate", "duration", "preAllocatedVUs"},
 		validate: validateConstantArrivalRate,
 	},
 	RampingArrivalRate: {
-		fields:   []string{"startRate", "timeUnit", "stages", "preAllocatedVUs", "maxVUs"},
+		fields:   slices.Concat([]string{"startRate", "timeUnit", "stages", "preAllocatedVUs", "maxVUs"}, arrivalFields),
 		required: []string{"stages", "preAllocatedVUs"},
 		validate: validateRampingArrivalRate,
 	},
@@ -104,8 +104,10 @@ func validateRampingArrivalRate(p *problems, sc Scenario) {
 }
 
 // validateArrivalVUs checks the fields shared by the arrival-rate
-// executors: timeUnit > 0 and 0 ≤ preAllocatedVUs ≤ maxVUs, maxVUs > 0.
+// executors: timeUnit > 0, 0 ≤ preAllocatedVUs ≤ maxVUs, maxVUs > 0, and
+// the arrival process (validateArrival).
 func validateArrivalVUs(p *problems, sc Scenario) {
+	validateArrival(p, sc)
 	p.check(sc.TimeUnit > 0, "timeUnit", errPositive)
 	p.check(sc.PreAllocatedVUs >= 0, "preAllocatedVUs", errNegative)
 	p.check(sc.MaxVUs > 0, "maxVUs", errPositive)

@@ -2,10 +2,18 @@ package options
 
 // field reads and writes one script field of a Scenario. set converts the
 // exported JavaScript value and reports problems located at path; get
-// returns the value for InspectJSON.
+// returns the value for InspectJSON, which leaves the field out when omit
+// (if any) says so.
 type field struct {
-	set func(sc *Scenario, path string, v any) error
-	get func(sc *Scenario) any
+	set  func(sc *Scenario, path string, v any) error
+	get  func(sc *Scenario) any
+	omit func(sc *Scenario) bool
+}
+
+// omitWhen returns f leaving the field out of InspectJSON when hide says so.
+func (f field) omitWhen(hide func(sc *Scenario) bool) field {
+	f.omit = hide
+	return f
 }
 
 // makeField builds a field from a conversion and an accessor.
@@ -49,4 +57,10 @@ var scenarioFields = map[string]field{
 		get: func(sc *Scenario) any { return sc.Stages },
 	},
 	"gracefulRampDown": makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulRampDown }),
+	"arrival":          makeField(toArrival, func(sc *Scenario) *string { return &sc.Arrival }).omitWhen(hideArrival),
+	"arrivalSeed":      makeField(toInt, func(sc *Scenario) *int64 { return &sc.ArrivalSeed }).omitWhen(hideArrival),
+	"burstiness": field{
+		set: makeField(toBurstiness, func(sc *Scenario) *float64 { return &sc.Burstiness }).set,
+		get: func(sc *Scenario) any { return sc.ArrivalShape() },
+	}.omitWhen(hideBurstiness),
 }

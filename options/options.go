@@ -53,6 +53,17 @@ type Scenario struct {
 	StartVUs         int64    `json:"startVUs,omitempty"`
 	Stages           []Stage  `json:"stages,omitempty"`
 	GracefulRampDown Duration `json:"gracefulRampDown,omitempty"`
+
+	// Arrival is the arrival process of the arrival-rate executors:
+	// ArrivalConstant (also when empty, the default), ArrivalPoisson or
+	// ArrivalGamma; see ArrivalShape.
+	Arrival string `json:"arrival,omitempty"`
+	// Burstiness is the gamma shape k of arrival "gamma", in
+	// (0, MaxBurstiness]; 0 means unset, which is 1 (poisson).
+	Burstiness float64 `json:"burstiness,omitempty"`
+	// ArrivalSeed seeds the random arrival processes, with the scenario's
+	// name: the same seed gives the same schedule. Defaults to 0.
+	ArrivalSeed int64 `json:"arrivalSeed,omitempty"`
 }
 
 // Options is the consolidated configuration of a run.

@@ -148,12 +148,18 @@ func (sc Scenario) Validate() []error {
 // MarshalJSON renders the scenario as k6 inspect does: the common fields
 // (executor, startTime, gracefulStop, exec, then env and tags when set)
 // followed by every field of its executor, durations as Go duration
-// strings.
+// strings. The arrival-rate executors' arrival and arrivalSeed appear only
+// for a random arrival process, burstiness (resolved: 1 when unset) only
+// for arrival "gamma".
 func (sc Scenario) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	for _, key := range slices.Concat(commonFields, executors[sc.Executor].fields) {
-		v := scenarioFields[key].get(&sc)
+		f := scenarioFields[key]
+		if f.omit != nil && f.omit(&sc) {
+			continue
+		}
+		v := f.get(&sc)
 		if m, ok := v.(map[string]string); ok && len(m) == 0 {
 			continue
 		}

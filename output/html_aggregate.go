@@ -65,6 +65,7 @@ type bucketStats struct {
 	times         map[string]*metrics.TrendSink // moment label → values in ms
 	failed        metrics.RateSink
 	usefulReached metrics.RateSink
+	good          metrics.RateSink // metrics.ProbeGood: requests with objectives
 }
 
 // window counts what happened in one time window.
@@ -161,6 +162,9 @@ func (a *aggregate) addStreaming(s *metrics.Sample) {
 		return
 	case metrics.ProbeUsefulReached:
 		a.bucket(bucket).usefulReached.Add(s.Value)
+		return
+	case metrics.ProbeGood:
+		a.bucket(bucket).good.Add(s.Value)
 		return
 	}
 	label, ok := momentLabel(s.Metric.Name)

@@ -46,6 +46,9 @@ func fillBuckets(a *aggregate, b *metrics.Breakdown) {
 		if r, ok := b.Sink(g, metrics.ProbeUsefulReached).(*metrics.RateSink); ok {
 			bs.usefulReached = *r
 		}
+		if r, ok := b.Sink(g, metrics.ProbeGood).(*metrics.RateSink); ok {
+			bs.good = *r
+		}
 		for _, m := range moments {
 			if t, ok := b.Sink(g, m.Metric).(*metrics.TrendSink); ok {
 				bs.times[m.Label] = t

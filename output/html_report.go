@@ -53,6 +53,7 @@ type bucketView struct {
 	Name                          string
 	Requests                      int64
 	UsefulReached, Failed         string
+	Good                          string // "97.50% (3.1/s)"; "" when no request named objectives
 	Rows                          []percentileRow
 	percentiles                   [][]*float64 // [percentile][column] ms
 	requestsFailed, requestsTotal int64
@@ -105,7 +106,7 @@ func buildView(a *aggregate, reg *metrics.Registry, end time.Time) reportView {
 		Failed:   metrics.ProbeFailed,
 	}
 	v.Thresholds = thresholdRows(reg)
-	v.Buckets = bucketViews(a)
+	v.Buckets = bucketViews(a, end.Sub(a.origin))
 	v.Waterfall = buildWaterfall(v.Buckets)
 	v.Checks = checkRows(a)
 	v.Data = buildChartData(a)
@@ -167,8 +168,8 @@ func thresholdValue(m *metrics.Metric, t *metrics.Threshold) string {
 }
 
 // bucketViews computes each bucket's exact percentiles, buckets sorted by
-// name.
-func bucketViews(a *aggregate) []bucketView {
+// name; d is the run's duration, for the good requests per second.
+func bucketViews(a *aggregate, d time.Duration) []bucketView {
 	names := make([]string, 0, len(a.buckets))
 	for n := range a.buckets {
 		names = append(names, n)
@@ -183,6 +184,13 @@ func bucketViews(a *aggregate) []bucketView {
 			Failed:         summary.FormatPercent(b.failed.Rate()),
 			requestsFailed: b.failed.Trues, requestsTotal: b.failed.Total,
 			reachedTrues: b.usefulReached.Trues, reachedTotal: b.usefulReached.Total,
+		}
+		if b.good.Total > 0 {
+			perSecond := 0.0
+			if d > 0 {
+				perSecond = float64(b.good.Trues) / d.Seconds()
+			}
+			bv.Good = summary.FormatGoodput(b.good.Rate(), perSecond)
 		}
 		for i, p := range percentileValues {
 			row := percentileRow{Label: percentileNames[i]}

@@ -40,7 +40,7 @@ func Data(in Input) map[string]any {
 		data["setup_data"] = in.SetupData
 	}
 	if in.Streaming != nil {
-		data[bucketsKey] = streamingData(in.Streaming)
+		data[bucketsKey] = streamingData(in.Streaming, in.Duration)
 	}
 	return data
 }

@@ -25,7 +25,7 @@ func Export(in Input) ([]byte, error) {
 		out["setup_data"] = in.SetupData
 	}
 	if in.Streaming != nil {
-		out[bucketsKey] = streamingData(in.Streaming)
+		out[bucketsKey] = streamingData(in.Streaming, in.Duration)
 	}
 	b, err := json.MarshalIndent(out, "", "    ")
 	if err != nil {

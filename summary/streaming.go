@@ -3,6 +3,7 @@ package summary
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
 )
@@ -25,11 +26,41 @@ type bucketRow struct {
 	name                  string
 	requests              int64
 	usefulReached, failed float64
+	good                  *goodput                       // nil: no request of the bucket named objectives
 	percentiles           map[string]map[string]*float64 // moment label → p50/p95/p99 → ms (nil: no sample)
 }
 
-// streamingRows reads the breakdown into rows, one per bucket.
-func streamingRows(b *metrics.Breakdown) []bucketRow {
+// goodput is a bucket's usefulsse_good: the share of its requests with
+// objectives that met them, and good requests per second of the test.
+type goodput struct {
+	rate, perSecond float64
+}
+
+// goodputOf reads a bucket's usefulsse_good sink: perSecond is the good
+// requests (true samples) over the test duration d, 0 when d is not
+// positive. ok is false when the bucket has no sample.
+func goodputOf(s metrics.Sink, d time.Duration) (*goodput, bool) {
+	r, ok := s.(*metrics.RateSink)
+	if !ok || r.Total == 0 {
+		return nil, false
+	}
+	g := &goodput{rate: r.Rate()}
+	if d > 0 {
+		g.perSecond = float64(r.Trues) / d.Seconds()
+	}
+	return g, true
+}
+
+// FormatGoodput formats a bucket's goodput as the "where the time goes"
+// table shows it: the share of good requests (as FormatPercent) and good
+// requests per second, rounded to 2 decimals: "97.50% (3.1/s)".
+func FormatGoodput(rate, perSecond float64) string {
+	return FormatPercent(rate) + " (" + trimZeros(toFixed(perSecond, 2)) + "/s)"
+}
+
+// streamingRows reads the breakdown into rows, one per bucket; d is the
+// test duration, for the good requests per second.
+func streamingRows(b *metrics.Breakdown, d time.Duration) []bucketRow {
 	if b == nil {
 		return nil
 	}
@@ -41,6 +72,9 @@ func streamingRows(b *metrics.Breakdown) []bucketRow {
 		}
 		if r, ok := b.Sink(g, metrics.ProbeUsefulReached).(*metrics.RateSink); ok {
 			row.usefulReached = r.Rate()
+		}
+		if g, ok := goodputOf(b.Sink(g, metrics.ProbeGood), d); ok {
+			row.good = g
 		}
 		for _, m := range streamingMoments {
 			row.percentiles[m.Label] = columnPercentiles(b.Sink(g, m.Metric))
@@ -65,18 +99,23 @@ func columnPercentiles(s metrics.Sink) map[string]*float64 {
 }
 
 // writeStreaming writes the "where the time goes" section: per bucket, the
-// request count, useful-reached and failure rates, and p50/p95/p99 of each
-// moment from queue to complete — the distance between "the stream moved"
-// (first_event) and "the user can act" (useful) at a glance.
+// request count, useful-reached and failure rates, the goodput when its
+// requests named objectives, and p50/p95/p99 of each moment from queue to
+// complete — the distance between "the stream moved" (first_event) and "the
+// user can act" (useful) at a glance.
 func writeStreaming(w *writer, in Input) {
-	rows := streamingRows(in.Streaming)
+	rows := streamingRows(in.Streaming, in.Duration)
 	if len(rows) == 0 {
 		return
 	}
 	w.heading("█ WHERE THE TIME GOES (per bucket: the bucket tag, else the scenario)")
 	for _, r := range rows {
-		w.line(4, fmt.Sprintf("%s: %d requests, useful reached %s, failed %s",
-			r.name, r.requests, FormatPercent(r.usefulReached), FormatPercent(r.failed)))
+		head := fmt.Sprintf("%s: %d requests, useful reached %s, failed %s",
+			r.name, r.requests, FormatPercent(r.usefulReached), FormatPercent(r.failed))
+		if r.good != nil {
+			head += ", good " + FormatGoodput(r.good.rate, r.good.perSecond)
+		}
+		w.line(4, head)
 		w.line(6, streamingLine("", func(m metrics.Moment) string { return m.Label }))
 		for _, p := range streamingPercentiles {
 			w.line(6, streamingLine(p.name, func(m metrics.Moment) string {
@@ -104,12 +143,17 @@ func streamingLine(label string, cell func(metrics.Moment) string) string {
 }
 
 // streamingData is the breakdown as data for handleSummary and the export:
-// {bucket: {requests, useful_reached, failed, <moment label>: {p50, p95, p99}}},
-// times in ms, null when never reached.
-func streamingData(b *metrics.Breakdown) map[string]any {
+// {bucket: {requests, useful_reached, failed, [good, good_per_second,]
+// <moment label>: {p50, p95, p99}}}, times in ms, null when never reached;
+// good and good_per_second only when the bucket's requests named
+// objectives. d is the test duration.
+func streamingData(b *metrics.Breakdown, d time.Duration) map[string]any {
 	out := map[string]any{}
-	for _, r := range streamingRows(b) {
+	for _, r := range streamingRows(b, d) {
 		entry := map[string]any{"requests": r.requests, "useful_reached": r.usefulReached, "failed": r.failed}
+		if r.good != nil {
+			entry["good"], entry["good_per_second"] = r.good.rate, r.good.perSecond
+		}
 		for _, m := range streamingMoments {
 			ps := map[string]any{}
 			for name, v := range r.percentiles[m.Label] {

@@ -17,8 +17,10 @@ const r: Result = usefulsse.post('http://127.0.0.1:8099/chat', { bucket: 'qa', q
   onEvent: (ev) => { if (ev.kind === 'error') console.log(ev.data); },
   pricing: { inputPer1M: 0.5, outputPer1M: 1.5 },
   maxEventSize: '2MiB',
+  slo: { useful: '2.5s', first_text: 800 },
 });
 const useful: number | null = r.timings.useful;
+const good: boolean | null = r.good;
 const fallback: number | null = r.marks['fallback'];
 const tokens: number = r.usage.output_tokens + r.usage.input_tokens;
 

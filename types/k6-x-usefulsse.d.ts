@@ -53,6 +53,22 @@ declare module 'k6/x/usefulsse' {
     perRequest?: number;
   }
 
+  /**
+   * Per-request objectives: the largest value of each named timing, a
+   * duration string ('2.5s', '800ms') or milliseconds above zero. The request
+   * is good (`Result.good`, the `usefulsse_good` Rate) when it succeeded and
+   * reached every named timing within its objective.
+   */
+  export interface SLO {
+    queue?: Duration;
+    headers?: Duration;
+    first_event?: Duration;
+    first_text?: Duration;
+    useful?: Duration;
+    complete?: Duration;
+    max_gap?: Duration;
+  }
+
   export interface Params {
     /** Request headers; `Accept: text/event-stream` unless set. */
     headers?: Record<string, string>;
@@ -90,6 +106,8 @@ declare module 'k6/x/usefulsse' {
     maxResponseSize?: number | string;
     /** Largest response head (status line and headers): bytes or '10MiB' (default and maximum). */
     maxHeaderSize?: number | string;
+    /** Objectives that make the request good: `{ useful: '2.5s', first_text: '800ms' }`. */
+    slo?: SLO;
   }
 
   /** One SSE event as the probe classified it. */
@@ -148,6 +166,8 @@ declare module 'k6/x/usefulsse' {
     coalesced_events: number;
     /** The longest wait, ms, between the kernel receiving bytes of the response and the runner reading them; null without kernel stamps. */
     read_lag: number | null;
+    /** Whether the request met every objective of its `slo` param; null without one. */
+    good: boolean | null;
     timings: Timings;
     marks: Record<string, number | null>;
   }

@@ -29,6 +29,7 @@ export function business() {
       longText: (ctx) => ctx.text.length > 10,
     },
     onEvent: (ev) => kinds.add(1, { kind: ev.kind }),
+    slo: { useful: '10s', first_text: '10s' },
   });
   check(res, {
     'status 200': (r) => r.status === 200,
@@ -41,6 +42,7 @@ export function business() {
     'queue from the first event': (r) => r.timings.queue === 12,
     'function mark reached': (r) => r.marks.longText !== null,
     'no error': (r) => r.error === '' && r.error_code === '',
+    'good within its slo': (r) => r.good === true,
   });
 }
 

@@ -12,7 +12,7 @@ import (
 // usefulsse_* family of PRODUCT.md and k6's HTTP request counters.
 type probeMetrics struct {
 	queue, headers, firstEvent, firstText, useful, complete, maxGap, mark *metrics.Metric
-	usefulReached, failed                                                 *metrics.Metric
+	usefulReached, failed, good                                           *metrics.Metric
 	events, heartbeats, emptyEvents, tokens, cost                         *metrics.Metric
 	readLag, coalesced                                                    *metrics.Metric
 	httpReqs, httpReqFailed, dataSent, dataReceived                       *metrics.Metric
@@ -31,6 +31,7 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 		useful: probe(metrics.ProbeUseful), complete: probe(metrics.ProbeComplete),
 		maxGap: probe(metrics.ProbeMaxGap), mark: probe(metrics.ProbeMark),
 		usefulReached: probe(metrics.ProbeUsefulReached), failed: probe(metrics.ProbeFailed),
+		good:   probe(metrics.ProbeGood),
 		events: probe(metrics.ProbeEvents), heartbeats: probe(metrics.ProbeHeartbeats),
 		emptyEvents: probe(metrics.ProbeEmptyEvents), tokens: probe(metrics.ProbeTokens),
 		cost: probe(metrics.ProbeCost), readLag: probe(metrics.ProbeReadLag),
@@ -51,9 +52,10 @@ func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 	return tags
 }
 
-// samples returns the samples of one finished request. A time never
-// reached pushes no sample.
-func (m *probeMetrics) samples(res *sse.Result, base metrics.Tags, at time.Time) []metrics.Sample {
+// samples returns the samples of one finished request, whose goodput
+// verdict is good (nil: it named no objective, and pushes no
+// usefulsse_good sample). A time never reached pushes no sample.
+func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, at time.Time) []metrics.Sample {
 	tags := RequestTags(base, res)
 	out := make([]metrics.Sample, 0, 20)
 	add := func(metric *metrics.Metric, t metrics.Tags, v float64) {
@@ -76,6 +78,9 @@ func (m *probeMetrics) samples(res *sse.Result, base metrics.Tags, at time.Time)
 	}
 	add(m.usefulReached, tags, boolValue(res.UsefulReached))
 	add(m.failed, tags, boolValue(res.Failed()))
+	if good != nil {
+		add(m.good, tags, boolValue(*good))
+	}
 	add(m.events, tags, float64(res.Events))
 	add(m.heartbeats, tags, float64(res.Heartbeats))
 	add(m.emptyEvents, tags, float64(res.EmptyEvents))

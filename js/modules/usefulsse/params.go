@@ -18,32 +18,41 @@ var paramKeys = map[string]bool{
 	"headers": true, "tags": true, "name": true, "timeout": true, "idleTimeout": true, "dialect": true,
 	"useful": true, "marks": true, "queue": true, "onEvent": true, "maxEventSize": true, "pricing": true,
 	"contentTypes": true, "maxRedirects": true, "sensitiveHeaders": true, "allowInsecureRedirect": true,
-	"maxResponseSize": true, "maxHeaderSize": true,
+	"maxResponseSize": true, "maxHeaderSize": true, "slo": true,
+}
+
+// spec is a request built from JavaScript arguments: what is sent, the
+// request's own metric tags (params.tags, name, method) and its objectives
+// (params.slo; empty without).
+type spec struct {
+	req  *sse.Request
+	tags map[string]string
+	slo  objectives
 }
 
 // buildRequest turns the JavaScript arguments of a request into an
-// sse.Request and the request's own metric tags (params.tags, name,
-// method). Every invalid param is reported before anything is sent.
-func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run invoker) (*sse.Request, map[string]string, error) {
-	req := &sse.Request{Method: method, URL: url, Header: http.Header{}}
+// sse.Request, the request's own metric tags and its objectives. Every
+// invalid param is reported before anything is sent.
+func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run invoker) (*spec, error) {
+	s := &spec{req: &sse.Request{Method: method, URL: url, Header: http.Header{}}}
 	var err error
-	if req.Body, err = requestBody(body, req.Header); err != nil {
-		return nil, nil, err
+	if s.req.Body, err = requestBody(body, s.req.Header); err != nil {
+		return nil, err
 	}
-	tags := map[string]string{"name": redact.URL(url), "method": method}
+	s.tags = map[string]string{"name": redact.URL(url), "method": method}
 	if p := object(rt, params); p != nil {
-		if err := applyParams(rt, p, req, tags, run); err != nil {
-			return nil, nil, err
+		if err := applyParams(rt, p, s, run); err != nil {
+			return nil, err
 		}
 	}
-	if err := req.Validate(); err != nil {
-		return nil, nil, err
+	if err := s.req.Validate(); err != nil {
+		return nil, err
 	}
-	return req, tags, nil
+	return s, nil
 }
 
-// applyParams reads every param of p into req and tags.
-func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[string]string, run invoker) error {
+// applyParams reads every param of p into s.
+func applyParams(rt *sobek.Runtime, p *sobek.Object, s *spec, run invoker) error {
 	for _, key := range p.Keys() {
 		if !paramKeys[key] {
 			return fmt.Errorf("usefulsse: unknown param %q", key)
@@ -52,7 +61,13 @@ func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[
 		if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
 			continue
 		}
-		if err := applyParam(rt, key, v, req, tags, run); err != nil {
+		var err error
+		if key == "slo" {
+			s.slo, err = parseObjectives(v)
+		} else {
+			err = applyParam(rt, key, v, s.req, s.tags, run)
+		}
+		if err != nil {
 			return fmt.Errorf("usefulsse: params.%s: %w", key, err)
 		}
 	}
@@ -62,7 +77,8 @@ func applyParams(rt *sobek.Runtime, p *sobek.Object, req *sse.Request, tags map[
 // ApplyParam reads one request param, key (a key request accepts), into req
 // and tags, for modules that build their own requests (k6/x/sse). Function
 // params (useful, marks, onEvent) are invoked directly, on the goroutine of
-// the VU, which must be blocked in the request as in Probe.Send.
+// the VU, which must be blocked in the request as in Probe.Send. slo is not
+// read here: objectives are judged by this module's own requests only.
 func ApplyParam(rt *sobek.Runtime, key string, v sobek.Value, req *sse.Request, tags map[string]string) error {
 	return applyParam(rt, key, v, req, tags, direct)
 }

@@ -16,10 +16,11 @@ func TestSafetyParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, _, err := buildRequest(rt, "GET", "http://127.0.0.1/", sobek.Undefined(), params, direct)
+	built, err := buildRequest(rt, "GET", "http://127.0.0.1/", sobek.Undefined(), params, direct)
 	if err != nil {
 		t.Fatal(err)
 	}
+	req := built.req
 	if req.MaxRedirects != -1 || len(req.SensitiveHeaders) != 1 || !req.AllowInsecureRedirect ||
 		req.MaxResponseSize != 2<<20 || req.MaxHeaderSize != 4096 {
 		t.Errorf("request %+v", req)
@@ -33,7 +34,7 @@ func TestSafetyParams(t *testing.T) {
 		`({maxResponseSize: -5})`:          "maxResponseSize must not be negative",
 	} {
 		p, _ := rt.RunString(src)
-		if _, _, err := buildRequest(rt, "GET", "http://127.0.0.1/", sobek.Undefined(), p, direct); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := buildRequest(rt, "GET", "http://127.0.0.1/", sobek.Undefined(), p, direct); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", src, err, want)
 		}
 	}

@@ -158,10 +158,11 @@ func BenchmarkPredicateStream(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		req, _, err := buildRequest(rt, "POST", "http://127.0.0.1/chat", sobek.Undefined(), params, direct)
+		built, err := buildRequest(rt, "POST", "http://127.0.0.1/chat", sobek.Undefined(), params, direct)
 		if err != nil {
 			b.Fatal(err)
 		}
+		req := built.req
 		b.Run(c.name, func(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)

@@ -78,8 +78,9 @@ func (p *Probe) request(method, url string, body, params sobek.Value) (sobek.Val
 		return nil, err
 	}
 	res := p.httpClient().Do(p.vu.Context(), call.req)
-	p.record(call, res)
-	return resultValue(p.vu.Runtime(), res), nil
+	good := call.slo.verdict(res)
+	p.record(call, res, good)
+	return resultValue(p.vu.Runtime(), res, good), nil
 }
 
 // post is request("POST", …).
@@ -108,8 +109,9 @@ func (p *Probe) requestAsync(method, url string, body, params sobek.Value) *sobe
 	client := p.httpClient()
 	go func() {
 		res := client.Do(ctx, call.req)
-		p.record(call, res)
-		done(func() error { return resolve(resultValue(rt, res)) })
+		good := call.slo.verdict(res)
+		p.record(call, res, good)
+		done(func() error { return resolve(resultValue(rt, res, good)) })
 	}()
 	return promise
 }
@@ -120,6 +122,8 @@ type call struct {
 	tags metrics.Tags
 	// meta is the VU's metadata when the request started.
 	meta metrics.Tags
+	// slo are the request's objectives; empty without the slo param.
+	slo objectives
 }
 
 // prepare checks the VU context and builds the request; run is how the
@@ -128,11 +132,16 @@ func (p *Probe) prepare(method, url string, body, params sobek.Value, run invoke
 	if p.vu.InInit() {
 		return nil, errInit
 	}
-	req, tags, err := buildRequest(p.vu.Runtime(), method, url, body, params, run)
+	s, err := buildRequest(p.vu.Runtime(), method, url, body, params, run)
 	if err != nil {
 		return nil, err
 	}
-	return p.prepareRequest(req, tags)
+	c, err := p.prepareRequest(s.req, s.tags)
+	if err != nil {
+		return nil, err
+	}
+	c.slo = s.slo
+	return c, nil
 }
 
 // prepareRequest completes a built request with the iteration's due time
@@ -177,14 +186,15 @@ func (p *Probe) Send(req *sse.Request, tags map[string]string) (*sse.Result, err
 		return nil, err
 	}
 	res := p.httpClient().Do(p.vu.Context(), call.req)
-	p.record(call, res)
+	p.record(call, res, nil)
 	return res, nil
 }
 
-// record pushes the request's samples; safe from any goroutine.
-func (p *Probe) record(c *call, res *sse.Result) {
+// record pushes the request's samples, with its goodput verdict good (nil
+// without objectives); safe from any goroutine.
+func (p *Probe) record(c *call, res *sse.Result, good *bool) {
 	if p.metrics == nil {
 		return
 	}
-	p.vu.State().Run.Engine.Push(modules.WithMetadata(p.metrics.samples(res, c.tags, time.Now()), c.meta)...)
+	p.vu.State().Run.Engine.Push(modules.WithMetadata(p.metrics.samples(res, good, c.tags, time.Now()), c.meta)...)
 }

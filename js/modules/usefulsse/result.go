@@ -8,8 +8,9 @@ import (
 )
 
 // resultValue is the JavaScript view of a result, with the names of
-// PRODUCT.md: times in float milliseconds, null when never reached.
-func resultValue(rt *sobek.Runtime, r *sse.Result) sobek.Value {
+// PRODUCT.md: times in float milliseconds, null when never reached; good is
+// the goodput verdict (null without objectives).
+func resultValue(rt *sobek.Runtime, r *sse.Result, good *bool) sobek.Value {
 	headers := make(map[string]any, len(r.Header))
 	for k, v := range r.Header {
 		headers[k] = strings.Join(v, ", ")
@@ -33,7 +34,7 @@ func resultValue(rt *sobek.Runtime, r *sse.Result) sobek.Value {
 		},
 		"events": r.Events, "heartbeats": r.Heartbeats, "empty_events": r.EmptyEvents,
 		"coalesced_events": r.CoalescedEvents, "read_lag": msValue(r.ReadLag),
-		"useful_reached": r.UsefulReached,
+		"useful_reached": r.UsefulReached, "good": boolOrNull(good),
 		"timings": map[string]any{
 			"schedule_lag": msValue(tm.ScheduleLag), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),
 			"first_event": msValue(tm.FirstEvent), "first_text": msValue(tm.FirstText), "useful": msValue(tm.Useful),
@@ -41,6 +42,14 @@ func resultValue(rt *sobek.Runtime, r *sse.Result) sobek.Value {
 		},
 		"marks": marks,
 	})
+}
+
+// boolOrNull returns *b, or nil (null) when b is nil.
+func boolOrNull(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	return *b
 }
 
 // msValue returns the milliseconds, or nil (null) when never reached.
