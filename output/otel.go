@@ -2,10 +2,12 @@ package output
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -171,6 +173,7 @@ func (o *Otel) Stop() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.stopTimeout)
 	defer cancel()
+	o.exporter.stopping.Store(true)
 	_ = o.provider.Shutdown(ctx) // export failures are counted by o.exporter
 	o.exporter.summarize()
 	return nil
@@ -203,6 +206,11 @@ type otelExporter struct {
 	// creds are the header values masked in messages.
 	creds secrets
 
+	// stopping is set by Stop before the reader shuts down: the reader
+	// then cancels a periodic export still in flight, which is no failure
+	// (the last export, made next, carries the totals).
+	stopping atomic.Bool
+
 	mu       sync.Mutex
 	exports  int
 	failures int
@@ -210,9 +218,13 @@ type otelExporter struct {
 }
 
 // Export sends one collection; the first failure is printed at once, cut
-// and redacted: the HTTP exporter quotes the collector's whole answer.
+// and redacted: the HTTP exporter quotes the collector's whole answer. An
+// export canceled by the shutdown of the reader (stopping) is not counted.
 func (e *otelExporter) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
 	err := e.Exporter.Export(ctx, rm)
+	if err != nil && e.stopping.Load() && errors.Is(ctx.Err(), context.Canceled) {
+		return nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.exports++

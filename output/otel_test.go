@@ -1,6 +1,8 @@
 package output
 
 import (
+	"bytes"
+	"context"
 	"io"
 	"maps"
 	"net"
@@ -12,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
@@ -639,5 +643,30 @@ func TestOtelBoundedBuffer(t *testing.T) {
 	}
 	if got := number(pointsBy(t, e.Metrics()["http_reqs"], "bucket")["qa"]); got != 2 {
 		t.Errorf("http_reqs{bucket=qa} = %v, want the first batch's 2", got)
+	}
+}
+
+// cancelExporter is an OTLP exporter whose exports fail as a canceled
+// context makes them fail.
+type cancelExporter struct{ sdkmetric.Exporter }
+
+func (cancelExporter) Export(ctx context.Context, _ *metricdata.ResourceMetrics) error {
+	return ctx.Err()
+}
+
+// TestOtelExportCanceledAtStop checks that a periodic export the reader
+// cancels when Stop shuts it down is no failure (no WARN line, not
+// counted), while the same cancellation during the run is one.
+func TestOtelExportCanceledAtStop(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, stopping := range []bool{false, true} {
+		var log bytes.Buffer
+		e := &otelExporter{Exporter: cancelExporter{}, log: &log, name: "experimental-opentelemetry", endpoint: "grpc 127.0.0.1:4317"}
+		e.stopping.Store(stopping)
+		_ = e.Export(canceled, &metricdata.ResourceMetrics{})
+		if counted := e.failures == 1 && strings.Contains(log.String(), "WARN"); counted == stopping {
+			t.Errorf("stopping %v: %d failures, log %q", stopping, e.failures, log.String())
+		}
 	}
 }

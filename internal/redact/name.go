@@ -27,6 +27,18 @@ var secretWords = []string{"key", "pass", "session", "otp"}
 // country_code.
 var secretNames = []string{"code"}
 
+// wholeNameOnly reports whether name is secret only as a whole name
+// (secretNames), not by a suffix or a last word.
+func wholeNameOnly(name string) bool {
+	n := normalize(name)
+	for _, s := range secretNames {
+		if n == s {
+			return true
+		}
+	}
+	return false
+}
+
 // SecretParam reports whether a query parameter (or a header, or a JSON
 // field) of this name carries a credential, so that its value is masked:
 //   - its name, lower-cased and without '-', '_', '.' and spaces, ends with

@@ -89,6 +89,8 @@ func TestText(t *testing.T) {
 		{"query cut from its URL by a space", `parse "http://h/x y?token=S5\x7f": net/url: invalid control character in URL`,
 			`parse "http://h/x y?token=REDACTED": net/url: invalid control character in URL`},
 		{"form body", "password=hunter2&user=bob&jwt=eyJ.x.y", "password=REDACTED&user=bob&jwt=REDACTED"},
+		{"OAuth code in a query, gRPC status in an error", "GET /cb?code=abc123 failed: rpc error: code = Canceled desc = context canceled",
+			"GET /cb?code=REDACTED failed: rpc error: code = Canceled desc = context canceled"},
 		{"JSON echo", `{"headers":{"Authorization":["Basic YWxpY2U6aHVudGVyMg=="],"X-Api-Key":["k3y"]},"token": "t0k","n":1}`,
 			`{"headers":{"Authorization":["Basic REDACTED"],"X-Api-Key":["REDACTED"]},"token": "REDACTED","n":1}`},
 		{"escaped JSON in a string", `"body":"{\"password\":\"hunter2\",\"x\":1}"`, `"body":"{\"password\":\"REDACTED\",\"x\":1}"`},

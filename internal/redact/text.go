@@ -139,7 +139,14 @@ func maskPairs(s string) string {
 // pairWanted reports whether the pair whose separator is at s[i] has its
 // value masked: a secret name; for ':', a quoted name or one that starts a
 // header-like line, never a URL's "://".
+//
+// A name that is secret only as a whole name (code) counts in a text only
+// when it touches its '=' (a query or a form, code=abc): gRPC writes
+// "code = Canceled" in its errors, which is the status, not a credential.
 func pairWanted(s string, i int, name string, quoted bool, start int) bool {
+	if s[i] == '=' && i > 0 && s[i-1] == ' ' && wholeNameOnly(name) {
+		return false
+	}
 	if s[i] == ':' {
 		if strings.HasPrefix(s[i:], "://") || !quoted && !headerContext(s, start) {
 			return false
