@@ -11,8 +11,8 @@ import (
 )
 
 // Config is the whole behaviour of the simulated assistant: the latency of
-// every stage per bucket, the tenant worker slots, token pacing, heartbeats,
-// queue reporting, global faults and the seed. DefaultConfig returns the
+// every stage per bucket, the tenant worker slots, the shared model slots,
+// token pacing, heartbeats, queue reporting, global faults and the seed. DefaultConfig returns the
 // documented realistic defaults; LoadConfig overlays a JSON file on them.
 // All times are float milliseconds (JSON fields ending in _ms).
 //
@@ -57,12 +57,26 @@ type Config struct {
 	TenantSlots int `json:"tenant_slots"`
 	// Tenants overrides TenantSlots for the named tenants.
 	Tenants map[string]int `json:"tenants,omitempty"`
+	// ModelSlots is the assistant's shared capacity: the number of requests
+	// (of all tenants) its model serves at once. A request that got its
+	// tenant slot waits in one FIFO queue for a model slot and holds it until
+	// its stream ends, so the assistant sustains about
+	//
+	//	capacity ≈ ModelSlots ÷ mean service time per request
+	//
+	// requests/s (Little's law; the service time runs from dequeue to the
+	// terminal event, about 3.05 s for the mix of examples/aftersales.js)
+	// before its queue time grows without bound. 0 means unlimited (only
+	// tenant slots queue); must be >= 0. Defaults to 100: about 33
+	// requests/s for that mix, 2.7 times the demo's 12 requests/s.
+	ModelSlots int `json:"model_slots"`
 	// HeartbeatMS is the longest silence before the server sends a heartbeat
 	// (a ": ping" comment; an Anthropic ping event) while it queues, runs
 	// tools or waits for the model. Must be > 0. Defaults to 500 ms.
 	HeartbeatMS float64 `json:"heartbeat_ms"`
 	// HoldHeadersUntilDequeue makes the server send the response headers only
-	// once the request got its tenant worker slot, with the queue time in
+	// once the request got its tenant worker slot and its model slot (its
+	// dequeue), with the queue time (arrival to dequeue) in
 	// "Server-Timing: queue;dur=<ms>". When false (the default) headers go out
 	// on arrival and the queue time is the queue_ms field of the first event
 	// (in business_state for the business dialect, top level otherwise).
@@ -190,6 +204,7 @@ func DefaultConfig() Config {
 		},
 		InterToken:          ms(40, 70),
 		TenantSlots:         64,
+		ModelSlots:          100,
 		HeartbeatMS:         500,
 		ToolTimeoutMS:       2000,
 		Fallback:            Dist{MedianMS: 150, P95MS: 400, MaxMS: 800},
@@ -269,6 +284,9 @@ func (c *Config) Validate() error {
 	positive("tenant_slots", float64(c.TenantSlots))
 	for t, n := range c.Tenants {
 		positive("tenants."+t, float64(n))
+	}
+	if c.ModelSlots < 0 {
+		errs = append(errs, errors.New("model_slots: must be >= 0 (0 for unlimited)"))
 	}
 	positive("heartbeat_ms", c.HeartbeatMS)
 	positive("tool_timeout_ms", c.ToolTimeoutMS)

@@ -28,7 +28,7 @@ func TestDefaultConfigValid(t *testing.T) {
 func TestLoadConfigOverlaysDefaults(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "mock.json")
 	os.WriteFile(p, []byte(`{"buckets":{"qa":{"routing":{"median_ms":5}}},"tenant_slots":2,
-		"hold_headers_until_dequeue":true,"faults":["stall"],"seed":9,"tenants":{"vip":100}}`), 0o644)
+		"hold_headers_until_dequeue":true,"faults":["stall"],"seed":9,"tenants":{"vip":100},"model_slots":0}`), 0o644)
 	cfg, err := LoadConfig(p)
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +39,9 @@ func TestLoadConfigOverlaysDefaults(t *testing.T) {
 	}
 	if cfg.Buckets.QA.FirstToken != def.Buckets.QA.FirstToken || cfg.Buckets.SingleTool != def.Buckets.SingleTool {
 		t.Errorf("untouched fields changed")
+	}
+	if def.ModelSlots != 100 || cfg.ModelSlots != 0 {
+		t.Errorf("model_slots %d (default %d), want 0 (default 100)", cfg.ModelSlots, def.ModelSlots)
 	}
 	if cfg.TenantSlots != 2 || !cfg.HoldHeadersUntilDequeue || cfg.Seed != 9 || cfg.Faults[0] != "stall" || cfg.Tenants["vip"] != 100 {
 		t.Errorf("top-level fields %+v", cfg)
@@ -54,6 +57,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{`{"tenant_slots":0,"heartbeat_ms":-1}`, "tenant_slots: must be > 0"},
 		{`{"tenant_slots":0,"heartbeat_ms":-1}`, "heartbeat_ms: must be > 0"},
 		{`{"buckets":{"qa":{"safety":{"median_ms":50,"p95_ms":10}}}}`, "buckets.qa.safety: p95_ms 10 is below median_ms 50"},
+		{`{"model_slots":-1}`, "model_slots: must be >= 0 (0 for unlimited)"},
 		{`{"faults":["stal"]}`, `unknown fault "stal"`},
 		{`{} {}`, "trailing data"},
 		{`{"seed":"x"}`, "cannot unmarshal"},

@@ -71,12 +71,17 @@
 //
 // Each tenant has Config.TenantSlots worker slots (a semaphore); a request
 // holds one from dequeue to the end of its stream and waits in FIFO order
-// for it, so queue time grows with a tenant's load. By default headers go
-// out on arrival, heartbeats are sent while the request waits, and the
-// first event carries queue_ms (in business_state for the business
-// dialect, at the top level otherwise). With
-// Config.HoldHeadersUntilDequeue the headers wait for the slot and carry
-// "Server-Timing: queue;dur=<ms>" instead.
+// for it, so queue time grows with a tenant's load. Then it waits, in one
+// FIFO queue shared by all tenants, for one of the Config.ModelSlots model
+// slots (100 by default, 0 for unlimited), which it also holds to the end
+// of its stream: the assistant serves about ModelSlots ÷ mean service time
+// requests per second before queue time grows for everyone. The queue time
+// is the whole wait, from arrival until the request holds both slots (its
+// dequeue). By default headers go out on arrival, heartbeats are sent while
+// the request waits, and the first event carries queue_ms (in
+// business_state for the business dialect, at the top level otherwise).
+// With Config.HoldHeadersUntilDequeue the headers wait for the dequeue and
+// carry "Server-Timing: queue;dur=<ms>" instead.
 //
 // # Schedules
 //

@@ -104,7 +104,7 @@ type Schedule struct {
 	// (then Events is empty).
 	Status int
 	// Hold reports Config.HoldHeadersUntilDequeue: headers wait for the
-	// tenant slot and carry Server-Timing queue;dur.
+	// tenant and model slots and carry Server-Timing queue;dur.
 	Hold bool
 	// Buffered reports the buffered fault: events are scheduled as usual
 	// but reach the wire in Config.BufferBytes batches.

@@ -26,6 +26,7 @@ type Server struct {
 	err     error // the configuration's problems, if any
 	global  faultSet
 	tenants tenants
+	model   *slots // nil for unlimited model slots
 	seq     atomic.Uint64
 	stats   stats
 	handler http.Handler
@@ -47,6 +48,7 @@ func New(cfg Config) *Server {
 	s.tenants.cfg = &s.cfg
 	if s.err = s.cfg.Validate(); s.err == nil {
 		s.global, _ = parseFaults(s.cfg.Faults, 0)
+		s.model = newSlots(s.cfg.ModelSlots)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /chat", s.endpoint(Business))

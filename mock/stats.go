@@ -16,7 +16,7 @@ type Stats struct {
 	Requests int64
 	// Active is the number of streams in progress, queued ones included.
 	Active int64
-	// Queued is the number of requests waiting for a tenant slot.
+	// Queued is the number of requests waiting for a tenant or model slot.
 	Queued int64
 	// Events counts the events written (heartbeats included).
 	Events int64

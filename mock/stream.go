@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// stream runs one accepted request: it waits for a tenant slot, then sends
-// the scheduled events on time. One goroutine (the handler's) and one timer
-// per stream; nothing is shared on the way but the tenant semaphore and the
-// stats counters.
+// stream runs one accepted request: it waits for a tenant slot, then for a
+// model slot (Config.ModelSlots), then sends the scheduled events on time.
+// It holds both slots until the stream ends; its queue time is the whole
+// wait, from arrival until it holds both. One goroutine (the handler's) and
+// one timer per stream; nothing is shared on the way but the semaphores and
+// the stats counters.
 type stream struct {
 	srv     *Server
 	w       http.ResponseWriter
@@ -54,10 +56,17 @@ func (st *stream) run() {
 	}
 	sem := s.tenants.acquire(sched.Tenant)
 	defer s.tenants.release(sched.Tenant)
-	if !st.acquire(sem) {
+	if !st.acquire(sem, nil) {
 		return
 	}
 	defer func() { <-sem }()
+	if m := s.model; m != nil {
+		if ready := m.take(); ready != nil && !st.acquire(nil, ready) {
+			m.leave(ready)
+			return
+		}
+		defer m.put()
+	}
 	st.start = time.Now()
 	queueMS := durationMS(st.start.Sub(st.arrived))
 	if sched.Hold {
@@ -105,12 +114,15 @@ func (st *stream) sendDue(i int, queueMS float64) (int, bool) {
 	return i, st.out.event(b) == nil
 }
 
-// acquire takes a slot of the tenant semaphore, sending heartbeats every
-// Config.HeartbeatMS while it waits if the headers are already out. It
-// reports false if the client left.
-func (st *stream) acquire(sem chan struct{}) bool {
+// acquire waits for a slot: of the tenant semaphore sem (a send), or of
+// the model (ready closed; the other argument is nil), sending heartbeats
+// every Config.HeartbeatMS while it waits if the headers are already out.
+// It reports false if the client left.
+func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 	select {
 	case sem <- struct{}{}:
+		return true
+	case <-ready:
 		return true
 	default:
 	}
@@ -120,6 +132,8 @@ func (st *stream) acquire(sem chan struct{}) bool {
 	if st.sched.Hold { // no headers yet, so no heartbeats
 		select {
 		case sem <- struct{}{}:
+			return true
+		case <-ready:
 			return true
 		case <-st.ctx.Done():
 			return false
@@ -131,6 +145,8 @@ func (st *stream) acquire(sem chan struct{}) bool {
 		st.timer.Reset(interval)
 		select {
 		case sem <- struct{}{}:
+			return true
+		case <-ready:
 			return true
 		case <-st.ctx.Done():
 			return false
