@@ -20,6 +20,8 @@ type arrivalRate struct {
 	due      func(i int64) (time.Duration, bool)
 	duration time.Duration
 	desc     string
+	// rows are trace-replay's rows, by global index; nil otherwise.
+	rows [][]byte
 }
 
 func newConstantArrivalRate(env Env) *arrivalRate {
@@ -60,6 +62,32 @@ func newRampingArrivalRate(env Env) *arrivalRate {
 		desc: fmt.Sprintf("Up to %.2f iterations/s%s for %s over %d stages (maxVUs: %s, gracefulStop: %s)",
 			peak/time.Duration(sc.TimeUnit).Seconds(), arrivalNote(sc), ra.Duration(), len(sc.Stages),
 			vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
+	}
+}
+
+// newTraceReplay runs a trace: row i is due at Trace.Due[i], open loop as
+// the arrival-rate executors, and its iteration gets the row. The
+// scenario lasts until the last row is due.
+func newTraceReplay(env Env) *arrivalRate {
+	sc := env.Scenario
+	tr := env.Trace
+	if tr == nil {
+		tr = &Trace{}
+	}
+	var d time.Duration
+	if n := len(tr.Due); n > 0 {
+		d = tr.Due[n-1]
+	}
+	return &arrivalRate{
+		env: env, duration: d, rows: tr.Rows,
+		due: func(i int64) (time.Duration, bool) {
+			if i >= tr.Len() {
+				return 0, false
+			}
+			return tr.Due[i], true
+		},
+		desc: fmt.Sprintf("%d rows of %s at speed %g over %s (maxVUs: %s, gracefulStop: %s)",
+			tr.Len(), sc.File, sc.Speed, d, vuRange(sc.PreAllocatedVUs, sc.MaxVUs), time.Duration(sc.GracefulStop)),
 	}
 }
 
@@ -174,7 +202,11 @@ func (l *arrivalLoop) run(vu VU, i int64) {
 	go func() {
 		defer l.running.Done()
 		l.a.env.pushLag(scheduled)
-		l.a.stats.count(l.a.env.Iterate(l.iterCtx, vu, Iteration{InInstance: local, InTest: i, Scheduled: scheduled}))
+		it := Iteration{InInstance: local, InTest: i, Scheduled: scheduled}
+		if l.a.rows != nil {
+			it.Row = l.a.rows[i]
+		}
+		l.a.stats.count(l.a.env.Iterate(l.iterCtx, vu, it))
 		l.a.stats.deactivate()
 		l.p.put(vu)
 	}()
@@ -249,9 +281,13 @@ func vuRange(pre, maxVUs int64) string {
 	return fmt.Sprintf("%d-%d", pre, maxVUs)
 }
 
-// TargetRate returns the arrival rate due now, in iterations per second.
+// TargetRate returns the arrival rate due now, in iterations per second;
+// for trace-replay, the rows due in the last second.
 func (a *arrivalRate) TargetRate(elapsed time.Duration) float64 {
 	sc := a.env.Scenario
+	if sc.Executor == options.TraceReplay { // the rows due in the last second
+		return float64(DueBy(a.due, 0, elapsed) - DueBy(a.due, 0, elapsed-time.Second))
+	}
 	tu := time.Duration(sc.TimeUnit).Seconds()
 	if sc.Executor == options.ConstantArrivalRate {
 		return float64(sc.Rate) / tu

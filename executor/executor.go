@@ -42,6 +42,9 @@ type Iteration struct {
 	// Scheduled is when the iteration was due: its arrival time for the
 	// arrival-rate executors, the moment the VU was free for the others.
 	Scheduled time.Time
+	// Row is the trace row of a trace-replay iteration, a JSON object; nil
+	// for the other executors.
+	Row []byte
 }
 
 // IterateFunc runs an iteration on vu, with ctx canceled when the
@@ -83,6 +86,9 @@ type Env struct {
 	Segment Segment
 	// Warn logs a one-line warning.
 	Warn func(msg string)
+	// Trace is a trace-replay scenario's file (ParseTrace); without it the
+	// scenario has no rows.
+	Trace *Trace
 }
 
 // Executor runs one scenario.
@@ -126,6 +132,8 @@ func New(env Env) (Executor, error) {
 		return newPerVUIterations(env), nil
 	case options.SharedIterations:
 		return newSharedIterations(env), nil
+	case options.TraceReplay:
+		return newTraceReplay(env), nil
 	}
 	return nil, fmt.Errorf("scenario %q: unknown executor %q", sc.Name, sc.Executor)
 }

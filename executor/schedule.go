@@ -376,3 +376,15 @@ func MaxVUs(steps []Step) int64 {
 	}
 	return m
 }
+
+// TraceDue returns when each row of a trace is due after the scenario
+// start: (t_i − t_0) × unit / speed, where t_i is row i's timestamp in
+// units of unit and speed > 0 scales time (2 replays twice as fast). The
+// first row is due at 0; timestamps must not decrease.
+func TraceDue(timestamps []float64, unit time.Duration, speed float64) []time.Duration {
+	due := make([]time.Duration, len(timestamps))
+	for i, t := range timestamps {
+		due[i] = time.Duration(math.Round((t - timestamps[0]) * float64(unit) / speed))
+	}
+	return due
+}

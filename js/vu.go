@@ -284,6 +284,9 @@ type Iteration struct {
 	InInstance, InTest int64
 	// Scheduled is when the iteration was due.
 	Scheduled time.Time
+	// Row is a trace-replay iteration's row, a JSON object
+	// (exec.scenario.row); nil otherwise.
+	Row []byte
 }
 
 // RunIteration runs one iteration and emits iterations and
@@ -295,6 +298,7 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 	}
 	st.Tags, st.Group = it.Tags, st.Run.Root
 	st.IterationInInstance, st.IterationInTest, st.Scheduled = it.InInstance, it.InTest, it.Scheduled
+	st.Row = it.Row
 	for k, v := range st.VUTags {
 		st.Tags = st.Tags.With(k, v)
 	}

@@ -17,7 +17,8 @@ type executorSpec struct {
 // commonFields are accepted by every executor.
 var commonFields = []string{"executor", "startTime", "gracefulStop", "exec", "env", "tags"}
 
-// executors describes the six supported executors. k6's
+// executors describes the supported executors: k6's six and ours,
+// trace-replay. k6's
 // externally-controlled executor is not supported.
 var executors = map[string]executorSpec{
 	ConstantArrivalRate: {
@@ -48,12 +49,17 @@ var executors = map[string]executorSpec{
 		fields:   []string{"vus", "iterations", "maxDuration"},
 		validate: validateSharedIterations,
 	},
+	TraceReplay: {
+		fields:   traceFields,
+		required: []string{"file", "preAllocatedVUs"},
+		validate: validateTraceReplay,
+	},
 }
 
 // executorNames lists the supported executors for messages.
 var executorNames = []string{
 	ConstantArrivalRate, ConstantVUs, PerVUIterations,
-	RampingArrivalRate, RampingVUs, SharedIterations,
+	RampingArrivalRate, RampingVUs, SharedIterations, TraceReplay,
 }
 
 // allows reports whether field is valid for the executor.

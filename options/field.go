@@ -59,6 +59,13 @@ var scenarioFields = map[string]field{
 	"gracefulRampDown": makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulRampDown }),
 	"arrival":          makeField(toArrival, func(sc *Scenario) *string { return &sc.Arrival }).omitWhen(hideArrival),
 	"arrivalSeed":      makeField(toInt, func(sc *Scenario) *int64 { return &sc.ArrivalSeed }).omitWhen(hideArrival),
+	"file":             makeField(toString, func(sc *Scenario) *string { return &sc.File }),
+	"format": field{ // inspect shows the format the extension tells
+		set: makeField(toTraceFormat, func(sc *Scenario) *string { return &sc.Format }).set,
+		get: func(sc *Scenario) any { return sc.TraceFormat() },
+	},
+	"speed":          makeField(toSpeed, func(sc *Scenario) *float64 { return &sc.Speed }),
+	"timestampField": makeField(toString, func(sc *Scenario) *string { return &sc.TimestampField }),
 	"burstiness": field{
 		set: makeField(toBurstiness, func(sc *Scenario) *float64 { return &sc.Burstiness }).set,
 		get: func(sc *Scenario) any { return sc.ArrivalShape() },

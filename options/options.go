@@ -28,6 +28,8 @@ const (
 	RampingVUs          = "ramping-vus"
 	PerVUIterations     = "per-vu-iterations"
 	SharedIterations    = "shared-iterations"
+	// TraceReplay is ours: iterations start at the timestamps of a file.
+	TraceReplay = "trace-replay"
 )
 
 // Scenario is one scenario's configuration, defaults applied. Only the fields
@@ -64,6 +66,19 @@ type Scenario struct {
 	// ArrivalSeed seeds the random arrival processes, with the scenario's
 	// name: the same seed gives the same schedule. Defaults to 0.
 	ArrivalSeed int64 `json:"arrivalSeed,omitempty"`
+
+	// File is trace-replay's trace: a JSONL or CSV file, its path relative
+	// to the script's directory.
+	File string `json:"file,omitempty"`
+	// Format is the trace's format, TraceJSONL or TraceCSV; empty means
+	// the file's extension decides (see TraceFormat).
+	Format string `json:"format,omitempty"`
+	// Speed scales trace-replay's time: 2 replays twice as fast. Must be
+	// more than 0. Defaults to 1.
+	Speed float64 `json:"speed,omitempty"`
+	// TimestampField names the trace's timestamp column, in units of
+	// TimeUnit (1ms by default for trace-replay). Defaults to "timestamp".
+	TimestampField string `json:"timestampField,omitempty"`
 }
 
 // Options is the consolidated configuration of a run.

@@ -91,7 +91,8 @@ func sum(xs []int64) int64 {
 // own start: its VUs are reserved from 0 until its end plus gracefulStop.
 // The iteration executors end at maxDuration, constant-vus and
 // constant-arrival-rate at duration, the ramping executors after their
-// stages; see rampingVUsPlan for ramping-vus.
+// stages; see rampingVUsPlan for ramping-vus. trace-replay's trace is not
+// read here: its plan ends at its gracefulStop.
 func ScenarioPlan(sc Scenario) []PlanStep {
 	stop := time.Duration(sc.GracefulStop)
 	reserve := func(planned, unplanned int64, end time.Duration) []PlanStep {
@@ -111,6 +112,8 @@ func ScenarioPlan(sc Scenario) []PlanStep {
 		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, time.Duration(sc.Duration))
 	case RampingArrivalRate:
 		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, stagesDuration(sc.Stages))
+	case TraceReplay: // its length is the trace's, unknown until the run reads the file
+		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, 0)
 	case RampingVUs:
 		return rampingVUsPlan(sc)
 	}

@@ -26,7 +26,8 @@ const (
 // arrival-rate executors timeUnit 1s (and startRate 0); for constant-vus
 // vus 1; for ramping-vus startVUs 1 and gracefulRampDown 30s; for
 // per-vu-iterations and shared-iterations vus 1, iterations 1 and
-// maxDuration 10m. Fields without a default (rate, duration, stages,
+// maxDuration 10m; for trace-replay timeUnit 1ms, speed 1 and
+// timestampField "timestamp". Fields without a default (rate, duration, stages,
 // preAllocatedVUs, maxVUs) stay zero.
 func NewScenario(name, executor string) Scenario {
 	sc := Scenario{Name: name, Executor: executor, GracefulStop: defaultGracefulStop, Exec: defaultExec}
@@ -39,6 +40,8 @@ func NewScenario(name, executor string) Scenario {
 		sc.StartVUs, sc.GracefulRampDown = 1, defaultGracefulStop
 	case PerVUIterations, SharedIterations:
 		sc.VUs, sc.Iterations, sc.MaxDuration = 1, 1, defaultMaxDuration
+	case TraceReplay:
+		sc.TimeUnit, sc.Speed, sc.TimestampField = defaultTraceTimeUnit, 1, defaultTimestampField
 	}
 	return sc
 }

@@ -126,7 +126,7 @@ func (o Options) vuCounts(sc, scaled Scenario) []vuCount {
 			out = append(out, c(fmt.Sprintf("stages[%d].target", i), st.Target, scaled.Stages[i].Target, true))
 		}
 		return out
-	case ConstantArrivalRate, RampingArrivalRate:
+	case ConstantArrivalRate, RampingArrivalRate, TraceReplay:
 		return []vuCount{
 			c("preAllocatedVUs", sc.PreAllocatedVUs, scaled.PreAllocatedVUs, true),
 			c("maxVUs", sc.MaxVUs, scaled.MaxVUs, false),

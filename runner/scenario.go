@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"time"
 
 	"github.com/usefullatency/usefullatency/executor"
@@ -33,7 +35,6 @@ func (e *execution) newScenarioRun(sc options.Scenario, tuple options.Tuple) (*s
 		sr.tags = sr.tags.With(k, v)
 	}
 	sr.info = &modules.ScenarioInfo{Name: sc.Name, Executor: sc.Executor, Exec: sc.Exec, Progress: sr.progress}
-	sr.plan = executor.PlanOf(sc)
 	var seg executor.Segment
 	if !tuple.IsFull() {
 		seg = tuple
@@ -50,12 +51,61 @@ func (e *execution) newScenarioRun(sc options.Scenario, tuple options.Tuple) (*s
 			return vu, nil
 		},
 	}
+	if sc.Executor == options.TraceReplay {
+		var err error
+		if env.Trace, err = e.readTrace(sc); err != nil {
+			return nil, err
+		}
+	}
 	ex, err := executor.New(env)
 	if err != nil {
 		return nil, err
 	}
-	sr.ex = ex
+	sr.ex, sr.plan = ex, ex.Plan()
 	return sr, nil
+}
+
+// TracePath returns the absolute path of a trace-replay scenario's file:
+// File, relative to the main script's directory.
+func (t *Test) TracePath(sc options.Scenario) string {
+	if filepath.IsAbs(sc.File) {
+		return filepath.Clean(sc.File)
+	}
+	return filepath.Join(filepath.Dir(t.Bundle.Path), sc.File)
+}
+
+// ReadTraces reads the files of the trace-replay scenarios through the
+// bundle, so that a recording bundle (usefullatency archive) records them;
+// it returns the first read that fails.
+func (t *Test) ReadTraces(scenarios []options.Scenario) error {
+	for _, sc := range scenarios {
+		if sc.Executor != options.TraceReplay {
+			continue
+		}
+		if _, err := t.Bundle.ReadFile(t.TracePath(sc)); err != nil {
+			return fmt.Errorf("scenarios.%s.file: %w", sc.Name, err)
+		}
+	}
+	return nil
+}
+
+// readTrace reads a trace-replay scenario's file, its path relative to the
+// script's directory, through the bundle (from the archive when the run
+// plays one), once per run.
+func (e *execution) readTrace(sc options.Scenario) (*executor.Trace, error) {
+	path := e.t.TracePath(sc)
+	data, err := e.t.Bundle.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("scenarios.%s.file: %s does not exist", sc.Name, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("scenarios.%s.file: %w", sc.Name, err)
+	}
+	tr, err := executor.ParseTrace(path, data, sc)
+	if err != nil {
+		return nil, fmt.Errorf("scenarios.%s: %w", sc.Name, err)
+	}
+	return tr, nil
 }
 
 // run waits for the scenario's startTime, then runs its executor. The
@@ -98,7 +148,7 @@ func (e *execution) iterate(sr *scenarioRun) executor.IterateFunc {
 		vu := v.(*js.VU)
 		start := time.Now()
 		err := vu.RunIteration(ctx, js.Iteration{Exec: sr.sc.Exec, Scenario: sr.info, Tags: sr.tags,
-			Env: sr.sc.Env, InInstance: it.InInstance, InTest: it.InTest, Scheduled: it.Scheduled})
+			Env: sr.sc.Env, InInstance: it.InInstance, InTest: it.InTest, Scheduled: it.Scheduled, Row: it.Row})
 		var abort *js.AbortError
 		switch {
 		case err == nil:

@@ -72,6 +72,9 @@ func buildArchive(f *runFlags, script string, env map[string]string, stderr io.W
 	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "WARN "+w)
 	}
+	if err := loaded.ReadTraces(opts.Scenarios); err != nil { // recorded: the archive carries them
+		return nil, fail(stderr, runner.ExitInvalidConfig, err), false
+	}
 	optsJSON, err := opts.ArchiveJSON()
 	if err != nil {
 		return nil, fail(stderr, runner.ExitInvalidConfig, err), false

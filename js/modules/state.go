@@ -73,6 +73,9 @@ type State struct {
 	// Scheduled is when the current iteration was due (zero outside
 	// iterations); probes report their lateness against it.
 	Scheduled time.Time
+	// Row is the current trace-replay iteration's row as a JSON object
+	// (exec.scenario.row); nil for the other executors.
+	Row []byte
 	// VUScenarioIteration counts this VU's iterations in the current scenario.
 	VUScenarioIteration int64
 	Scenario            *ScenarioInfo

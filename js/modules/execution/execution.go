@@ -60,7 +60,23 @@ func (e *execution) scenario() *sobek.Object {
 		"progress":            func() any { return sc().Progress() },
 		"iterationInInstance": func() any { sc(); return e.vu.State().IterationInInstance },
 		"iterationInTest":     func() any { sc(); return e.vu.State().IterationInTest },
+		"row":                 func() any { sc(); return e.row() },
 	})
+}
+
+// row returns the trace-replay iteration's row as a plain object, parsed
+// into this VU's runtime on each access (undefined for other executors).
+func (e *execution) row() any {
+	raw := e.vu.State().Row
+	if raw == nil {
+		return sobek.Undefined()
+	}
+	parse, _ := sobek.AssertFunction(e.rt.Get("JSON").ToObject(e.rt).Get("parse"))
+	v, err := parse(sobek.Undefined(), e.rt.ToValue(string(raw)))
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func (e *execution) vuInfo() *sobek.Object {
