@@ -1,11 +1,11 @@
 package sse
 
 import (
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // redirection is a redirect response to follow.

@@ -3,7 +3,6 @@ package sse
 import (
 	"errors"
 	"fmt"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // Defaults of Request's zero values.

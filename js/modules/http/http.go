@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	"github.com/usefullatency/usefullatency/metrics"

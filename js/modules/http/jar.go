@@ -2,13 +2,14 @@ package k6http
 
 import (
 	"fmt"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
 
 	"github.com/grafana/sobek"
+
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // CookieJar is a cookie jar as scripts see it: the VU's (http.cookieJar())

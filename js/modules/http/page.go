@@ -3,7 +3,6 @@ package k6http
 import (
 	"errors"
 	"fmt"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 )

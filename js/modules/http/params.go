@@ -3,7 +3,6 @@ package k6http
 import (
 	"errors"
 	"fmt"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"math"
 	"net/http"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/sse"
 )

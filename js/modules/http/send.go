@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
 	"github.com/usefullatency/usefullatency/internal/netstack"
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // send performs one exchange (no redirect following) on rt and reads the
