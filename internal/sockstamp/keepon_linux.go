@@ -4,6 +4,7 @@ package sockstamp
 
 import (
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,7 +35,11 @@ func KeepOn() {
 }
 
 // waitStamping sends datagrams to fd, bound to loopback, until one arrives
-// stamped (at most 100 tries); fd stays open.
+// stamped, for at most keepOnWait; fd stays open. The kernel switches
+// stamping on in deferred work, which a busy or virtual machine may run
+// many milliseconds later: the pause between tries doubles from 100 µs
+// to 10 ms (100 tries of 100 µs were once not enough, and every first
+// read of the process came unstamped).
 func waitStamping(fd int) {
 	if unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}) != nil {
 		return
@@ -44,7 +49,8 @@ func waitStamping(fd int) {
 		return
 	}
 	buf, oob := make([]byte, 1), make([]byte, OOBSize)
-	for range 100 {
+	pause := 100 * time.Microsecond
+	for deadline := time.Now().Add(keepOnWait); time.Now().Before(deadline); pause = min(2*pause, 10*time.Millisecond) {
 		if unix.Sendto(fd, buf, 0, sa) != nil {
 			return
 		}
@@ -54,7 +60,8 @@ func waitStamping(fd int) {
 				return
 			}
 			if wouldBlock {
-				unix.Nanosleep(&unix.Timespec{Nsec: 100_000}, nil) // loopback delivers within the send; a brief pause
+				ts := unix.NsecToTimespec(int64(pause)) // loopback delivers within the send; a pause for the kernel's switch
+				unix.Nanosleep(&ts, nil)
 				break
 			}
 			if rx != 0 {
@@ -63,3 +70,6 @@ func waitStamping(fd int) {
 		}
 	}
 }
+
+// keepOnWait bounds how long KeepOn waits for the kernel to stamp.
+const keepOnWait = 2 * time.Second
