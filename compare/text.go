@@ -256,7 +256,7 @@ func change(row Row) string {
 
 // effectText writes the effects: "5%", "50ms for times, 5% otherwise".
 func effectText(e Effects) string {
-	rel := strconv.FormatFloat(e.Relative*100, 'f', -1, 64) + "%"
+	rel := strconv.FormatFloat(math.Round(e.Relative*100*1e4)/1e4, 'f', -1, 64) + "%" // 7%, not 7.000000000000001%
 	var parts []string
 	if e.Time > 0 {
 		parts = append(parts, time.Duration(e.Time*float64(time.Millisecond)).String()+" for times")

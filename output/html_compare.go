@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/usefullatency/usefullatency/compare"
 	"github.com/usefullatency/usefullatency/summary"
@@ -237,21 +236,7 @@ func effectText(r *compare.Report) string {
 			e.Time = r.MinEffect.Absolute
 		}
 	}
-	rel := trimPercent(e.Relative)
-	var parts []string
-	if e.Time > 0 {
-		parts = append(parts, time.Duration(e.Time*float64(time.Millisecond)).String()+" for times")
-	}
-	if e.Value > 0 {
-		parts = append(parts, strconv.FormatFloat(e.Value, 'f', -1, 64)+" for rates and counts")
-	}
-	if len(parts) == 0 {
-		return rel
-	}
-	if e.Time == 0 || e.Value == 0 {
-		parts = append(parts, rel+" otherwise")
-	}
-	return strings.Join(parts, ", ")
+	return e.String()
 }
 
 // trimPercent formats a fraction as a percentage without trailing zeros:

@@ -123,31 +123,7 @@ var (
 // them that forgets the hashes would leave the page blank.
 func TestHTMLContentSecurityPolicy(t *testing.T) {
 	page := reportOf(t, newStreamRun(t).reg)
-	m := cspRE.FindStringSubmatch(page)
-	if m == nil {
-		t.Fatal("no Content-Security-Policy meta element")
-	}
-	csp := html.UnescapeString(m[1])
-	if !strings.HasPrefix(csp, "default-src 'none';") {
-		t.Errorf("CSP %q does not start by forbidding everything", csp)
-	}
-	inline := inlineRE.FindAllStringSubmatch(page, -1)
-	if len(inline) != 4 {
-		t.Fatalf("%d inline style/script elements, want 4", len(inline))
-	}
-	for _, el := range inline {
-		sum := sha256.Sum256([]byte(el[2]))
-		src := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-		directive := "script-src "
-		if el[1] == "style" {
-			directive = "style-src "
-		}
-		part := csp[strings.Index(csp, directive):]
-		part = part[:strings.Index(part, ";")]
-		if !strings.Contains(part, src) {
-			t.Errorf("the %s starting %q is not allowed by %q", el[1], el[2][:min(40, len(el[2]))], part)
-		}
-	}
+	checkCSP(t, page)
 	for _, url := range []string{"http://", "https://", "//cdn"} {
 		if strings.Contains(strings.ReplaceAll(page, "https://github.com/leeoniya/uPlot", ""), `src="`+url) {
 			t.Errorf("the page loads something from %s", url)
@@ -275,6 +251,38 @@ func TestNiceStep(t *testing.T) {
 	} {
 		if got := niceStep(tt.in); got != tt.want {
 			t.Errorf("niceStep(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// checkCSP checks that page's Content-Security-Policy forbids everything
+// by default and allows exactly its 4 inline style and script elements,
+// each by its SHA-256 hash.
+func checkCSP(t *testing.T, page string) {
+	t.Helper()
+	m := cspRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no Content-Security-Policy meta element")
+	}
+	csp := html.UnescapeString(m[1])
+	if !strings.HasPrefix(csp, "default-src 'none';") {
+		t.Errorf("CSP %q does not start by forbidding everything", csp)
+	}
+	inline := inlineRE.FindAllStringSubmatch(page, -1)
+	if len(inline) != 4 {
+		t.Fatalf("%d inline style/script elements, want 4", len(inline))
+	}
+	for _, el := range inline {
+		sum := sha256.Sum256([]byte(el[2]))
+		src := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		directive := "script-src "
+		if el[1] == "style" {
+			directive = "style-src "
+		}
+		part := csp[strings.Index(csp, directive):]
+		part = part[:strings.Index(part, ";")]
+		if !strings.Contains(part, src) {
+			t.Errorf("the %s starting %q is not allowed by %q", el[1], el[2][:min(40, len(el[2]))], part)
 		}
 	}
 }
