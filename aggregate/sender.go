@@ -30,6 +30,10 @@ const (
 	// unreachedStopTimeout bounds Stop instead when no post ever reached
 	// the aggregator though one was tried: it is most likely gone.
 	unreachedStopTimeout = time.Second
+	// abandonWait bounds how long Stop waits for the posts it abandoned to
+	// return (they do at once, their context canceled), so that a warning
+	// they write is written before Stop returns.
+	abandonWait = time.Second
 	// requestTimeout bounds one post while the run goes on.
 	requestTimeout = 10 * time.Second
 	// costFactor spaces posts out when taking and encoding a result gets
@@ -84,7 +88,10 @@ type Sender struct {
 	loopDone chan struct{}
 	inFlight sync.WaitGroup
 	busy     atomic.Bool
-	warned   atomic.Bool
+	// warnMu makes the one warning whole before another warn returns, so
+	// that Stop returns with the line written whichever post wrote it.
+	warnMu sync.Mutex
+	warned bool
 	// tried is true once a periodic post began.
 	tried atomic.Bool
 	// started is true after Start: Stop then waits for the loop.
@@ -188,7 +195,11 @@ func (s *Sender) Stop() {
 	case <-waited:
 	case <-time.After(time.Until(deadline)):
 	}
-	s.cancel() // a post still in flight is abandoned
+	s.cancel() // a post still in flight is abandoned: it returns at once
+	select {
+	case <-waited:
+	case <-time.After(abandonWait):
+	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	for {
@@ -285,9 +296,12 @@ func (s *Sender) setHeaders(h http.Header, final bool) {
 // warn writes the first failure only: a lost aggregator gives one line,
 // not one per post.
 func (s *Sender) warn(err error) {
-	if !s.warned.CompareAndSwap(false, true) {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	if s.warned {
 		return
 	}
+	s.warned = true
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
