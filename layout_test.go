@@ -38,6 +38,7 @@ var layers = map[string]int{
 	"js/web":     2,
 	"aggregate":  3, // live global thresholds: runners post results, the aggregator merges and stops them
 	"compare":    3, // usefullatency compare: two sets of runs, bootstrap intervals of the differences, verdicts
+	"search":     3, // usefullatency search: staircase and bisection strategies, steps judged on their windows, the answer
 	"output":     4,
 
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,

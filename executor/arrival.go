@@ -134,6 +134,10 @@ func (a *arrivalRate) Plan() Plan {
 func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 	a.stats.StartedAt.Store(start.UnixNano())
 	defer a.stats.Done.Store(true)
+	if a.env.Pace.Paces(a.env.Scenario.Name) {
+		a.env.Pace.begin(start)
+		go a.env.Pace.wake(ctx.Done())
+	}
 	p := newPool(a.env.VUs, a.env.Scenario.MaxVUs, a.env.NewVU, &a.stats, a.env.Warn)
 	iterCtx, cancel := context.WithDeadline(ctx, start.Add(a.duration+time.Duration(a.env.Scenario.GracefulStop)))
 	defer cancel()

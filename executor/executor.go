@@ -89,6 +89,9 @@ type Env struct {
 	// Trace is a trace-replay scenario's file (ParseTrace); without it the
 	// scenario has no rows.
 	Trace *Trace
+	// Pace, when it paces the scenario, sets an arrival-rate scenario's
+	// rate step by step (a capacity search); nil runs it as written.
+	Pace *Pace
 }
 
 // Executor runs one scenario.
@@ -119,6 +122,12 @@ type Plan struct {
 // New returns the executor for env.Scenario.
 func New(env Env) (Executor, error) {
 	sc := env.Scenario
+	switch sc.Executor {
+	case options.ConstantArrivalRate, options.RampingArrivalRate:
+		if env.Pace.Paces(sc.Name) {
+			return newPacedArrivals(env), nil
+		}
+	}
 	switch sc.Executor {
 	case options.ConstantArrivalRate:
 		return newConstantArrivalRate(env), nil

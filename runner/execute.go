@@ -54,6 +54,9 @@ type Config struct {
 	// and what is already measured (the summary export, the outputs' files)
 	// is written before Execute returns.
 	Force context.Context
+	// Pace sets the rate of the arrival-rate scenarios it names step by
+	// step (a capacity search); nil runs every scenario as written.
+	Pace *executor.Pace
 }
 
 // execution is the state of one Execute call.

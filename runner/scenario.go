@@ -41,7 +41,7 @@ func (e *execution) newScenarioRun(sc options.Scenario, tuple options.Tuple) (*s
 	}
 	env := executor.Env{
 		Scenario: sc, Iterate: e.iterate(sr), Engine: e.t.Run.Engine, Builtin: e.t.Run.Builtin,
-		Tags: sr.tags, Segment: seg, Warn: func(m string) { fmt.Fprintln(e.cfg.Stderr, "WARN "+m) },
+		Tags: sr.tags, Segment: seg, Pace: e.cfg.Pace, Warn: func(m string) { fmt.Fprintln(e.cfg.Stderr, "WARN "+m) },
 		NewVU: func(ctx context.Context) (executor.VU, error) {
 			vu, err := e.newVU(ctx)
 			if err != nil {

@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, compare, mock, version, help.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, compare, search, mock, version, help.
 package main
 
 import (
@@ -28,6 +28,7 @@ Usage:
   usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
   usefullatency aggregate [--listen addr]  live thresholds over runners' -o aggregator=URL posts
   usefullatency compare BASE... -- NEW...  what regressed between two sets of runs' result files
+  usefullatency search [flags] script.js   the highest arrival rate at which every threshold holds
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
   usefullatency version                    print the version
   usefullatency help [topic|command]       the manual's topics, a topic's page or a command's flags
@@ -88,6 +89,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return aggregateCmd(args[1:], stdout, stderr)
 	case "compare":
 		return compareCmd(args[1:], stdout, stderr)
+	case "search":
+		return searchCmd(args[1:], stdout, stderr)
 	case "mock":
 		return mockCmd(args[1:], stdout, stderr)
 	case "version":
