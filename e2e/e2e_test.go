@@ -74,6 +74,8 @@ type invocation struct {
 	env []string
 	// dir is the working directory; the package directory when empty.
 	dir string
+	// timeout bounds the run; runTimeout when 0.
+	timeout time.Duration
 }
 
 // run runs the binary with args and no extra environment.
@@ -95,7 +97,11 @@ func (inv invocation) run(t *testing.T) result {
 // command prepares the invocation's process with its output captured.
 func (inv invocation) command(t *testing.T) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	timeout := inv.timeout
+	if timeout == 0 {
+		timeout = runTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, binary, inv.args...)
 	cmd.WaitDelay = 2 * time.Second

@@ -14,7 +14,7 @@ import (
 var commandTopics = []struct{ command, topic string }{
 	{"run", "cli"}, {"inspect", "cli"}, {"archive", "cli"},
 	{"merge", "distributed"}, {"aggregate", "distributed"}, {"compare", "comparing"},
-	{"mock", "mock"}, {"version", "cli"},
+	{"search", "searching"}, {"mock", "mock"}, {"version", "cli"},
 }
 
 // helpCmd implements `usefullatency help [topic|command]`: with no

@@ -33,8 +33,14 @@ type searchFlags struct {
 	json, report         string
 }
 
-// add registers the search flags on fs.
+// add registers the search flags on fs, beside run's.
 func (s *searchFlags) add(fs *pflag.FlagSet) {
+	setUsage(fs, "Usage: usefullatency search [flags] script.js\n\n"+
+		"Finds the highest arrival rate at which every threshold of the script holds: it scales the\n"+
+		"arrival-rate scenarios together (keeping their mix), runs each rate for a step, judges the\n"+
+		"step's window on the thresholds and on the runner's own health, and prints each step, the\n"+
+		"capacity and the first gate to fail above it. Exit 0, or 99 when the capacity is below\n"+
+		"--expect; 104 for a script or flags that cannot be searched. The flags of run apply too.\n\nFlags:\n")
 	fs.StringVar(&s.strategy, "strategy", "staircase", "staircase (steps within one run) or runs (a bisection of fresh runs)")
 	fs.Float64Var(&s.min, "min", 0, "lowest rate to try, iterations/s over the scaled scenarios (default: the script's own rate)")
 	fs.Float64Var(&s.max, "max", 0, "highest rate to try (default: 10 × the script's own rate)")
@@ -270,8 +276,12 @@ func (s *searcher) withinRun(ctx, force context.Context, strat search.Strategy) 
 			if rest {
 				pace.Step(0, s.sf.settle)
 			}
-			from := pace.Step(rate/s.base, s.sf.step)
-			st, ok := s.judgeStep(col, test, opts, pace.Start(), from, finished, false)
+			length := s.sf.step
+			if phase == search.PhaseConfirm {
+				length *= confirmLength
+			}
+			from := pace.Step(rate/s.base, length)
+			st, ok := s.judgeStep(col, test, opts, pace.Start(), from, from+length, finished, false)
 			if !ok {
 				return
 			}
@@ -307,7 +317,7 @@ func (s *searcher) acrossRuns(ctx, force context.Context, strat *search.Bisect) 
 			case <-finished:
 				return
 			}
-			st, judged = s.judgeStep(col, test, opts, pace.Start(), 0, finished, true)
+			st, judged = s.judgeStep(col, test, opts, pace.Start(), 0, s.sf.step, finished, true)
 		})
 		if code != 0 {
 			return code
@@ -320,13 +330,19 @@ func (s *searcher) acrossRuns(ctx, force context.Context, strat *search.Bisect) 
 	}
 }
 
-// judgeStep collects the window of the step that starts at from (after
-// the pace's start), waits for its end and judges it. A run that ended
-// first is judged on what it measured when last is set (the run's one
-// step ended with its last iteration); else the step is lost (false).
-func (s *searcher) judgeStep(col *collector, test *runner.Test, opts options.Options, start time.Time, from time.Duration,
+// confirmLength is how many steps long a confirmation step is: above the
+// knee a queue grows from the step's start, and a longer step gives it
+// the time to show in the gates.
+const confirmLength = 2
+
+// judgeStep collects the window of the step from..to (after the pace's
+// start) past its settling time, waits for its end and judges it. A run
+// that ended first is judged on what it measured when last is set (the
+// run's one step ended with its last iteration); else the step is lost
+// (false).
+func (s *searcher) judgeStep(col *collector, test *runner.Test, opts options.Options, start time.Time, from, to time.Duration,
 	finished <-chan struct{}, last bool) (search.Step, bool) {
-	win := search.NewWindow(start.Add(from+s.sf.settle), start.Add(from+s.sf.step))
+	win := search.NewWindow(start.Add(from+s.sf.settle), start.Add(to))
 	col.window.Store(win)
 	timer := time.NewTimer(time.Until(win.To))
 	defer timer.Stop()
@@ -342,7 +358,7 @@ func (s *searcher) judgeStep(col *collector, test *runner.Test, opts options.Opt
 		fmt.Fprintln(s.stderr, "ERRO judging the step: "+err.Error())
 		return st, false
 	}
-	st.Start, st.End = (from + s.sf.settle).Seconds(), (from + s.sf.step).Seconds()
+	st.Start, st.End = (from + s.sf.settle).Seconds(), to.Seconds()
 	return st, true
 }
 
