@@ -116,3 +116,15 @@ func trimSel(s string) string {
 func sameTags(a, b Tags) bool {
 	return len(a) == len(b) && a.Contains(b)
 }
+
+// SinkOf returns the sink of the metric called name when it is an S;
+// false when reg has no such metric or its sink is of another type.
+func SinkOf[S Sink](reg *Registry, name string) (S, bool) {
+	var zero S
+	m := reg.Get(name)
+	if m == nil {
+		return zero, false
+	}
+	s, ok := m.Sink.(S)
+	return s, ok
+}

@@ -76,31 +76,20 @@ func fillChecks(a *aggregate, g *metrics.Group) {
 // fillWindow puts the run's totals in one window spanning the whole run.
 func fillWindow(a *aggregate, reg *metrics.Registry) {
 	w := window{}
-	if c, ok := sinkOf[*metrics.CounterSink](reg, "iterations"); ok {
+	if c, ok := metrics.SinkOf[*metrics.CounterSink](reg, "iterations"); ok {
 		w.started = c.Sum
 	}
-	if c, ok := sinkOf[*metrics.CounterSink](reg, "dropped_iterations"); ok {
+	if c, ok := metrics.SinkOf[*metrics.CounterSink](reg, "dropped_iterations"); ok {
 		w.dropped = c.Sum
 	}
-	if r, ok := sinkOf[*metrics.RateSink](reg, metrics.ProbeFailed); ok {
+	if r, ok := metrics.SinkOf[*metrics.RateSink](reg, metrics.ProbeFailed); ok {
 		w.requests, w.failed = float64(r.Total), float64(r.Trues)
 	}
-	if r, ok := sinkOf[*metrics.RateSink](reg, "http_req_failed"); ok {
+	if r, ok := metrics.SinkOf[*metrics.RateSink](reg, "http_req_failed"); ok {
 		w.httpReqs, w.httpFailed = float64(r.Total), float64(r.Trues)
 	}
-	if g, ok := sinkOf[*metrics.GaugeSink](reg, "vus_max"); ok && !g.Empty() {
+	if g, ok := metrics.SinkOf[*metrics.GaugeSink](reg, "vus_max"); ok && !g.Empty() {
 		w.vus, w.hasVUs = g.Max, true
 	}
 	a.windows = append(a.windows, w)
-}
-
-// sinkOf returns the sink of the metric called name when it has type S.
-func sinkOf[S metrics.Sink](reg *metrics.Registry, name string) (S, bool) {
-	var zero S
-	m := reg.Get(name)
-	if m == nil {
-		return zero, false
-	}
-	s, ok := m.Sink.(S)
-	return s, ok
 }

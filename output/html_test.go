@@ -258,7 +258,12 @@ func TestNiceStep(t *testing.T) {
 // checkCSP checks that page's Content-Security-Policy forbids everything
 // by default and allows exactly its 4 inline style and script elements,
 // each by its SHA-256 hash.
-func checkCSP(t *testing.T, page string) {
+func checkCSP(t *testing.T, page string) { checkInlineCSP(t, page, 4) }
+
+// checkInlineCSP is checkCSP for a page of want inline style and script
+// elements: its policy forbids everything by default and allows each of
+// them by its SHA-256 hash, and nothing else.
+func checkInlineCSP(t *testing.T, page string, want int) {
 	t.Helper()
 	m := cspRE.FindStringSubmatch(page)
 	if m == nil {
@@ -269,20 +274,22 @@ func checkCSP(t *testing.T, page string) {
 		t.Errorf("CSP %q does not start by forbidding everything", csp)
 	}
 	inline := inlineRE.FindAllStringSubmatch(page, -1)
-	if len(inline) != 4 {
-		t.Fatalf("%d inline style/script elements, want 4", len(inline))
+	if len(inline) != want {
+		t.Fatalf("%d inline style/script elements, want %d", len(inline), want)
 	}
+	allowed := 0
 	for _, el := range inline {
 		sum := sha256.Sum256([]byte(el[2]))
 		src := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-		directive := "script-src "
-		if el[1] == "style" {
-			directive = "style-src "
-		}
+		directive := map[string]string{"style": "style-src ", "script": "script-src "}[el[1]]
 		part := csp[strings.Index(csp, directive):]
 		part = part[:strings.Index(part, ";")]
 		if !strings.Contains(part, src) {
 			t.Errorf("the %s starting %q is not allowed by %q", el[1], el[2][:min(40, len(el[2]))], part)
 		}
+		allowed++
+	}
+	if n := strings.Count(csp, "'sha256-"); n != allowed || strings.Contains(csp, "unsafe") {
+		t.Errorf("CSP %q allows %d hashes or unsafe sources, want exactly the %d inline elements", csp, n, allowed)
 	}
 }

@@ -187,13 +187,13 @@ func metricOf(reg *metrics.Registry, key string) *metrics.Metric {
 // they crossed.
 func health(reg *metrics.Registry, cpu []float64, lim Limits) Health {
 	var h Health
-	if c, ok := sinkOf[*metrics.CounterSink](reg, droppedIterations); ok {
+	if c, ok := metrics.SinkOf[*metrics.CounterSink](reg, droppedIterations); ok {
 		h.Dropped = int64(c.Sum)
 	}
-	if t, ok := sinkOf[*metrics.TrendSink](reg, "schedule_lag"); ok && !t.Empty() {
+	if t, ok := metrics.SinkOf[*metrics.TrendSink](reg, "schedule_lag"); ok && !t.Empty() {
 		h.LagP95 = ptr(t.P(0.95))
 	}
-	if t, ok := sinkOf[*metrics.TrendSink](reg, metrics.ProbeReadLag); ok && !t.Empty() {
+	if t, ok := metrics.SinkOf[*metrics.TrendSink](reg, metrics.ProbeReadLag); ok && !t.Empty() {
 		h.ReadLagP99 = ptr(t.P(0.99))
 	}
 	if len(cpu) > 0 {
@@ -220,17 +220,6 @@ func health(reg *metrics.Registry, cpu []float64, lim Limits) Health {
 		limit(false, "%d iterations dropped: no VU was free (raise maxVUs)", h.Dropped)
 	}
 	return h
-}
-
-// sinkOf returns the sink of the metric named, as S.
-func sinkOf[S metrics.Sink](reg *metrics.Registry, name string) (S, bool) {
-	var zero S
-	m := reg.Get(name)
-	if m == nil {
-		return zero, false
-	}
-	s, ok := m.Sink.(S)
-	return s, ok
 }
 
 func ptr(v float64) *float64 { return &v }

@@ -24,22 +24,12 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if f.mock {
-		stopMock, err := startMock(f, env)
-		if err != nil {
-			return fail(stderr, runner.ExitInvalidConfig, err)
-		}
-		defer stopMock()
-	}
-	console, closeConsole, err := consoleWriter(f, stdout, stderr)
+	ses, err := openSession(f, env, stdout, stderr)
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
-	defer closeConsole()
-	// Signals are handled from here on, so that one during the init code
-	// (even an endless loop) or setup() stops the run with 105.
-	ctx, force, stop := signalContext(stderr)
-	defer stop()
+	defer ses.close()
+	ctx, force, console := ses.ctx, ses.force, ses.console
 	test, opts, code, ok := loadScript(ctx, f, script, env, console, stderr)
 	if !ok {
 		return code
@@ -82,6 +72,38 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ERRO thresholds on metrics '%s' have been crossed\n", strings.Join(test.CrossedThresholds(), ", "))
 	}
 	return code
+}
+
+// session is what run and search set up before they load the script.
+type session struct {
+	console    io.Writer
+	ctx, force context.Context
+	close      func()
+}
+
+// openSession starts the built-in assistant when --mock asks for it,
+// opens the console log and handles signals from then on, so that one
+// during the init code (even an endless loop) or setup() stops the run
+// with 105. close undoes them, in the reverse order.
+func openSession(f *runFlags, env map[string]string, stdout, stderr io.Writer) (*session, error) {
+	stopMock := func() {}
+	if f.mock {
+		var err error
+		if stopMock, err = startMock(f, env); err != nil {
+			return nil, err
+		}
+	}
+	console, closeConsole, err := consoleWriter(f, stdout, stderr)
+	if err != nil {
+		stopMock()
+		return nil, err
+	}
+	ctx, force, stop := signalContext(stderr)
+	return &session{console: console, ctx: ctx, force: force, close: func() {
+		stop()
+		closeConsole()
+		stopMock()
+	}}, nil
 }
 
 // loadScript loads the script and consolidates its options with the

@@ -84,22 +84,13 @@ func searchCmd(args []string, stdout, stderr io.Writer) int {
 	if sf.strategy != "staircase" && sf.strategy != "runs" {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--strategy %q: staircase or runs", sf.strategy))
 	}
-	if f.mock {
-		stopMock, err := startMock(f, env)
-		if err != nil {
-			return fail(stderr, runner.ExitInvalidConfig, err)
-		}
-		defer stopMock()
-	}
-	console, closeConsole, err := consoleWriter(f, stdout, stderr)
+	ses, err := openSession(f, env, stdout, stderr)
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
 	}
-	defer closeConsole()
-	ctx, force, stop := signalContext(stderr)
-	defer stop()
-	s := &searcher{f: f, sf: sf, script: script, env: env, stdout: stdout, stderr: stderr, console: console}
-	return s.run(ctx, force)
+	defer ses.close()
+	s := &searcher{f: f, sf: sf, script: script, env: env, stdout: stdout, stderr: stderr, console: ses.console}
+	return s.run(ses.ctx, ses.force)
 }
 
 // run searches and prints the answer; the exit code is 99 when the
