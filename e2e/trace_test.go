@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,3 +161,27 @@ func TestTraceReplayArchiveCarriesTrace(t *testing.T) {
 	invocation{args: []string{"run", "-q", "--no-summary", "--summary-export", out, "replay.tar"}, dir: dir}.run(t).wantCode(t, 0)
 	checkAllRows(t, "archive run", readTraceRun(t, out, false))
 }
+
+// TestTraceReplayExecutionRequirements checks that inspect
+// --execution-requirements counts a trace's length (its last row at
+// 1,660 ms, halved by speed 2) in the total duration, as k6-operator
+// reads it to size its jobs.
+func TestTraceReplayExecutionRequirements(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ speed, want string }{{"1", "31.66s"}, {"2", "30.83s"}} {
+		r := invocation{args: []string{"inspect", "--execution-requirements", "-e", "SPEED=" + tc.speed, script("trace/replay.js")}}.run(t)
+		r.wantCode(t, 0)
+		var req struct {
+			TotalDuration string `json:"totalDuration"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &req); err != nil || req.TotalDuration != tc.want {
+			t.Errorf("speed %s: totalDuration %q (%v), want %s (the trace, then gracefulStop)", tc.speed, req.TotalDuration, err, tc.want)
+		}
+	}
+	r := invocation{args: []string{"inspect", "--execution-requirements", "-e", "TRACE=missing.jsonl", script("trace/replay.js")}}.run(t)
+	r.wantCode(t, 104)
+	if line := r.errorLine(t); !strings.Contains(line, "scenarios.replay.file") {
+		t.Errorf("error %q", line)
+	}
+}
+

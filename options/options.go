@@ -79,6 +79,10 @@ type Scenario struct {
 	// TimestampField names the trace's timestamp column, in units of
 	// TimeUnit (1ms by default for trace-replay). Defaults to "timestamp".
 	TimestampField string `json:"timestampField,omitempty"`
+	// TraceLength is trace-replay's length once its file was read (when
+	// its last row is due); 0 until then. Not an option: inspect
+	// --execution-requirements reads the trace to set it.
+	TraceLength Duration `json:"-"`
 }
 
 // Options is the consolidated configuration of a run.

@@ -112,8 +112,8 @@ func ScenarioPlan(sc Scenario) []PlanStep {
 		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, time.Duration(sc.Duration))
 	case RampingArrivalRate:
 		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, stagesDuration(sc.Stages))
-	case TraceReplay: // its length is the trace's, unknown until the run reads the file
-		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, 0)
+	case TraceReplay: // its length is the trace's: 0 until the file was read
+		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, time.Duration(sc.TraceLength))
 	case RampingVUs:
 		return rampingVUsPlan(sc)
 	}

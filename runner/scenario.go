@@ -89,12 +89,15 @@ func (t *Test) ReadTraces(scenarios []options.Scenario) error {
 	return nil
 }
 
-// readTrace reads a trace-replay scenario's file, its path relative to the
-// script's directory, through the bundle (from the archive when the run
-// plays one), once per run.
-func (e *execution) readTrace(sc options.Scenario) (*executor.Trace, error) {
-	path := e.t.TracePath(sc)
-	data, err := e.t.Bundle.ReadFile(path)
+// readTrace reads a trace-replay scenario's file once per run.
+func (e *execution) readTrace(sc options.Scenario) (*executor.Trace, error) { return e.t.ReadTrace(sc) }
+
+// ReadTrace reads and parses a trace-replay scenario's file, its path
+// relative to the script's directory, through the bundle (from the
+// archive when the test plays one).
+func (t *Test) ReadTrace(sc options.Scenario) (*executor.Trace, error) {
+	path := t.TracePath(sc)
+	data, err := t.Bundle.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("scenarios.%s.file: %s does not exist", sc.Name, path)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/usefullatency/usefullatency/options"
 	"github.com/usefullatency/usefullatency/runner"
 )
 
@@ -23,7 +24,7 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	_, opts, code, ok := loadScript(context.Background(), f, script, env, stderr, stderr)
+	test, opts, code, ok := loadScript(context.Background(), f, script, env, stderr, stderr)
 	if !ok {
 		return code
 	}
@@ -32,6 +33,9 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	render := opts.InspectJSON
 	if requirements {
+		if err := traceLengths(test, opts.Scenarios); err != nil {
+			return fail(stderr, runner.ExitInvalidConfig, err)
+		}
 		render = opts.ExecutionRequirementsJSON
 	}
 	b, err := render()
@@ -40,4 +44,22 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, string(b))
 	return 0
+}
+
+// traceLengths reads the trace of every trace-replay scenario so that its
+// length counts in the test's total duration.
+func traceLengths(test *runner.Test, scenarios []options.Scenario) error {
+	for i, sc := range scenarios {
+		if sc.Executor != options.TraceReplay {
+			continue
+		}
+		tr, err := test.ReadTrace(sc)
+		if err != nil {
+			return err
+		}
+		if n := len(tr.Due); n > 0 {
+			scenarios[i].TraceLength = options.Duration(tr.Due[n-1])
+		}
+	}
+	return nil
 }
