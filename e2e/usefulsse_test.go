@@ -159,3 +159,41 @@ func TestXK6SSEHandlerError(t *testing.T) {
 		t.Errorf("stderr names the probe's internals:\n%s", r.stderr)
 	}
 }
+
+// TestXK6SSEMetricsAsXK6SSE checks that k6/x/sse emits k6's HTTP metrics as
+// xk6-sse does, so a script's thresholds give the verdict they give under
+// k6 and xk6-sse: http_req_duration runs until the stream ended (300 ms
+// of events) or client.close() (at the first event), one http_reqs and two
+// http_req_sending per sse.open (the script's thresholds check them), and
+// no http_req_failed or http_req_waiting at all.
+func TestXK6SSEMetricsAsXK6SSE(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 3 {
+			if i > 0 {
+				time.Sleep(150 * time.Millisecond) // the pace of the stream under test, not synchronisation
+			}
+			fmt.Fprintf(w, "data: %d\n\n", i)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "export.json")
+	r := invocation{args: []string{"run", "-q", "--summary-trend-stats", "min,max,count", "--summary-export", out, script("usefulsse/compat_timing.js")},
+		env: []string{"SSE_URL=" + srv.URL}}.run(t)
+	r.wantCode(t, 0)
+	exp := export(t, out)
+	for _, name := range []string{"http_req_failed", "http_req_waiting"} {
+		if _, ok := lookup(exp, "metrics", name); ok {
+			t.Errorf("%s was emitted; xk6-sse emits none", name)
+		}
+	}
+	if n := number(t, exp, "metrics", "http_req_sending", "count"); n != 4 {
+		t.Errorf("http_req_sending count = %v, want 2 per sse.open", n)
+	}
+	if n := number(t, exp, "metrics", "usefulsse_events", "count"); n == 0 {
+		t.Error("the probe's own metrics are still emitted")
+	}
+}
+

@@ -2,8 +2,10 @@ package xk6sse
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/redact"
@@ -27,6 +29,7 @@ var _ modules.Instance = (*compat)(nil)
 // newCompat instantiates the module in vu, with a usefulsse probe of its own.
 func newCompat(vu modules.VU) modules.Instance {
 	c := &compat{vu: vu, probe: usefulsse.NewProbe(vu)}
+	c.probe.OmitHTTPMetrics() // pushed by record, as xk6-sse pushes them
 	if run := vu.State().Run; run != nil {
 		c.metrics = registerCompatMetrics(run.Registry)
 	}
@@ -62,7 +65,7 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	req, tags, err := compatRequest(rt, url, params)
+	req, tags, user, err := compatRequest(rt, url, params)
 	if err != nil {
 		return nil, err
 	}
@@ -72,11 +75,12 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	}
 	req.OnOpen = func(int, http.Header) error { return cl.fail(cl.emit("open")) }
 	req.OnEvent = func(ev *sse.Event) error { return cl.deliver(rt, ev) }
+	start := time.Now()
 	res, err := c.probe.Send(req, tags)
 	if err != nil {
 		return nil, err
 	}
-	c.record(res, tags, cl.delivered)
+	c.record(res, url, user, cl.delivered, start)
 	if res.Failed() && res.ErrorCode != "callback_error" {
 		if err := cl.emit("error", rt.ToValue(compatError(res.Error))); err != nil {
 			return nil, err
@@ -110,22 +114,27 @@ func compatArgs(args []sobek.Value) (sobek.Value, sobek.Callable, error) {
 }
 
 // compatRequest builds the request from xk6-sse params: method (GET),
-// body, headers, tags, timeout. The dialect is auto-detected.
-func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (*sse.Request, map[string]string, error) {
-	req := &sse.Request{Method: http.MethodGet, URL: url, Header: http.Header{}}
-	tags := map[string]string{"name": redact.URL(url)}
+// body, headers, tags, timeout. The dialect is auto-detected. tags are
+// the probe's (name and method added), user the params' own.
+func compatRequest(rt *sobek.Runtime, url string, params sobek.Value) (req *sse.Request, tags, user map[string]string, err error) {
+	req = &sse.Request{Method: http.MethodGet, URL: url, Header: http.Header{}}
+	user = map[string]string{}
 	if p := object(rt, params); p != nil {
 		for _, k := range p.Keys() {
 			if !compatParamKeys[k] {
-				return nil, nil, errors.New("sse.open: unknown param " + k)
+				return nil, nil, nil, errors.New("sse.open: unknown param " + k)
 			}
-			if err := applyCompatParam(rt, k, p.Get(k), req, tags); err != nil {
-				return nil, nil, err
+			if err := applyCompatParam(rt, k, p.Get(k), req, user); err != nil {
+				return nil, nil, nil, err
 			}
 		}
 	}
+	tags = maps.Clone(user)
+	if _, named := tags["name"]; !named {
+		tags["name"] = redact.URL(url)
+	}
 	tags["method"] = req.Method
-	return req, tags, req.Validate()
+	return req, tags, user, req.Validate()
 }
 
 // applyCompatParam reads one param; method and body are xk6-sse's own.

@@ -3,6 +3,7 @@ package usefulsse
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,7 +27,16 @@ type Probe struct {
 	// iteration of the VU's last request.
 	noVUReuse     bool
 	connIteration int64
+	// omitHTTP drops k6's http_reqs and http_req_failed from the samples:
+	// a module that pushes its own (k6/x/sse) set it.
+	omitHTTP bool
 }
+
+// OmitHTTPMetrics makes the probe push neither http_reqs nor
+// http_req_failed, for a module that emits k6's HTTP metrics its own way
+// (k6/x/sse, as xk6-sse emits them). The usefulsse_* metrics, data_sent
+// and data_received are pushed as always.
+func (p *Probe) OmitHTTPMetrics() { p.omitHTTP = true }
 
 var _ modules.Instance = (*Probe)(nil)
 
@@ -196,5 +206,11 @@ func (p *Probe) record(c *call, res *sse.Result, good *bool) {
 	if p.metrics == nil {
 		return
 	}
-	p.vu.State().Run.Engine.Push(modules.WithMetadata(p.metrics.samples(res, good, c.tags, time.Now()), c.meta)...)
+	out := p.metrics.samples(res, good, c.tags, time.Now())
+	if p.omitHTTP {
+		out = slices.DeleteFunc(out, func(s metrics.Sample) bool {
+			return s.Metric == p.metrics.httpReqs || s.Metric == p.metrics.httpReqFailed
+		})
+	}
+	p.vu.State().Run.Engine.Push(modules.WithMetadata(out, c.meta)...)
 }
