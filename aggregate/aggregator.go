@@ -313,7 +313,7 @@ func statusLine(f *result.File, run *result.Run, runners, finals int) string {
 	}
 	if crossed := run.Crossed(); len(crossed) > 0 {
 		fmt.Fprintf(&b, ", thresholds crossed: %s", strings.Join(crossed, ", "))
-	} else if len(f.Thresholds) > 0 && !f.NoThresholds {
+	} else if run.Judged() {
 		b.WriteString(", thresholds pass")
 	}
 	return b.String()

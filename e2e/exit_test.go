@@ -66,6 +66,33 @@ func TestScriptExitCodes(t *testing.T) {
 	}
 }
 
+// TestSummaryAfterFailedSetup checks that a setup() that throws or aborts
+// the test still ends with the summary and its export, and still calls
+// handleSummary(), with the exit code of the failure (107, 108), as k6
+// does: a CI report written by handleSummary is not lost.
+func TestSummaryAfterFailedSetup(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  []string
+		code int
+	}{{nil, 107}, {[]string{"ABORT=1"}, 108}} {
+		r := invocation{args: []string{"run", script("exit/setup_error_summary.js")}, env: tc.env}.run(t)
+		r.wantCode(t, tc.code)
+		if !strings.Contains(r.stdout, "handleSummary ran: true") {
+			t.Errorf("%v: handleSummary did not run:\n%s", tc.env, r.stdout)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "export.json")
+	r := run(t, "run", "--summary-export", out, script("exit/setup_error.js"))
+	r.wantCode(t, 107)
+	if _, err := os.Stat(out); err != nil || !strings.Contains(r.stdout, "TOTAL RESULTS") {
+		t.Errorf("no summary or export (%v):\n%s", err, r.stdout)
+	}
+	if line := r.errorLine(t); !strings.Contains(line, "boom in setup") {
+		t.Errorf("error line %q", line)
+	}
+}
+
 // TestInvalidConfigExits104 covers configuration errors: each exits 104
 // with one ERRO line naming the culprit, before the test starts.
 func TestInvalidConfigExits104(t *testing.T) {

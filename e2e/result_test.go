@@ -18,15 +18,15 @@ const exactStats = "count,avg,min,med,max,p(10),p(33.3),p(90),p(95),p(99),p(99.9
 // runShares runs result/iterations.js once per segment with -o result and
 // returns the result files; gate picks its thresholds, want is the exit
 // code of every share.
-func runShares(t *testing.T, dir, gate string, want int) []string {
+func runShares(t *testing.T, dir, gate string, want int, flags ...string) []string {
 	t.Helper()
 	var files []string
 	for i, seg := range segments {
 		file := filepath.Join(dir, "share"+string(rune('0'+i))+".res")
-		inv := invocation{env: []string{"GATE=" + gate}, args: []string{
+		inv := invocation{env: []string{"GATE=" + gate}, args: append([]string{
 			"run", "-q", "--no-summary", "--execution-segment", seg, "--execution-segment-sequence", sequence,
 			"-o", "result=" + file, script("result/iterations.js"),
-		}}
+		}, flags...)}
 		inv.run(t).wantCode(t, want)
 		files = append(files, file)
 	}
@@ -116,6 +116,19 @@ func TestMergeGlobalThresholds(t *testing.T) {
 		}
 		noGate := run(t, append([]string{"merge", "--no-summary", "--no-thresholds"}, files...)...)
 		noGate.wantCode(t, 0)
+	})
+	// Runners started with --no-thresholds judge nothing themselves (exit
+	// 0) but still record the test's thresholds: the merge judges the
+	// whole test and fails its failing gate; -q is taken as k6 takes it.
+	t.Run("runners without thresholds", func(t *testing.T) {
+		t.Parallel()
+		files := runShares(t, t.TempDir(), "whole", 0, "--no-thresholds")
+		r := run(t, append([]string{"merge", "-q", "--no-summary"}, files[:2]...)...)
+		r.wantCode(t, 99)
+		if !strings.Contains(r.stderr, "ERRO thresholds on metrics 'done") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		run(t, append([]string{"merge", "--quiet", "--no-summary"}, files...)...).wantCode(t, 0)
 	})
 }
 

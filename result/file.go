@@ -61,8 +61,9 @@ type File struct {
 	// for the record.
 	Options json.RawMessage `json:"options,omitempty"`
 	// Thresholds are the thresholds of the test by metric key ("name" or
-	// "name{k:v}"); NoThresholds is true when the runner did not evaluate
-	// them (--no-thresholds).
+	// "name{k:v}"), always recorded; NoThresholds is true when the runner
+	// did not evaluate them (--no-thresholds) — merge and the aggregator
+	// still do.
 	Thresholds   map[string][]Threshold `json:"thresholds,omitempty"`
 	NoThresholds bool                   `json:"no_thresholds,omitempty"`
 	// SummaryTrendStats and SummaryTimeUnit are the summary options.

@@ -44,8 +44,9 @@ const (
 )
 
 // Materialize rebuilds the metrics, groups and breakdown of f and, unless
-// noThresholds or the runners ran without thresholds, attaches the test's
-// thresholds to them. Metric names, types and threshold expressions are
+// noThresholds, attaches the test's thresholds to them — also when the
+// runners ran with --no-thresholds, which means "do not judge here", not
+// "the test has none". Metric names, types and threshold expressions are
 // checked as a run checks them; more than MaxSubmetrics submetrics of a
 // metric or MaxThresholdKeys threshold keys are refused (ErrTooLarge).
 func (f *File) Materialize(noThresholds bool) (*Run, error) {
@@ -75,15 +76,19 @@ func (f *File) Materialize(noThresholds bool) (*Run, error) {
 			return nil, fmt.Errorf("%w: setup data: %v", ErrCorrupt, err)
 		}
 	}
-	if noThresholds || f.NoThresholds {
+	if noThresholds {
 		return r, nil
 	}
 	if err := metrics.ApplyThresholds(reg, thresholdConfigs(f.Thresholds)); err != nil {
 		return nil, err
 	}
-	r.hasThresholds = true
+	r.hasThresholds = len(f.Thresholds) > 0
 	return r, nil
 }
+
+// Judged reports whether the run's thresholds are evaluated: it has some
+// and Materialize was not told to leave them out.
+func (r *Run) Judged() bool { return r.hasThresholds }
 
 // EvalThresholds evaluates every threshold on the whole result, as a run
 // does at its end, and returns whether one failed; see Crossed for which.

@@ -140,7 +140,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 		if runCtx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
 			return e.interrupted("setup()", ctx.Err() != nil)
 		}
-		return code, err
+		return e.setupFailed(code, err)
 	}
 	signaled := ctx.Err() != nil
 	failed := e.finalThresholds()
@@ -156,8 +156,8 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 
 // run waits while the test is paused, then runs setup, the scenarios and
 // teardown, and marks the run's end. A test stopped while paused skips
-// them all. proceed is false when setup failed: the run ends without a
-// summary.
+// them all. proceed is false when setup failed: the run goes straight to
+// its summary (setupFailed).
 func (e *execution) run(ctx context.Context) (code int, proceed bool, err error) {
 	if e.ctl.Status().Paused && !e.cfg.Options.Quiet {
 		fmt.Fprintln(e.cfg.Stderr, "INFO the test is paused: PATCH /v1/status with paused: false starts it")
@@ -183,6 +183,19 @@ func (e *execution) run(ctx context.Context) (code int, proceed bool, err error)
 		e.ctl.end(StatusEnded)
 	}
 	return code, true, err
+}
+
+// setupFailed ends a run whose setup() threw, aborted the test or ran
+// past its timeout: as k6 does, the summary and exports are still written
+// and handleSummary() still runs (on what init measured), teardown does
+// not run, and the exit code is setup's.
+func (e *execution) setupFailed(code int, err error) (int, error) {
+	now := time.Now()
+	e.end.Store(&now)
+	if _, serr := e.summarize(); serr != nil {
+		return code, errors.Join(err, serr)
+	}
+	return code, err
 }
 
 // interrupted ends a run stopped (by a signal when signaled, else through

@@ -30,6 +30,7 @@ type mergeFlags struct {
 	script          string
 	env             []string
 	out             string
+	quiet           bool
 }
 
 func newMergeFlags(stderr io.Writer) *mergeFlags {
@@ -49,6 +50,7 @@ func newMergeFlags(stderr io.Writer) *mergeFlags {
 	fs.BoolVar(&f.noSummary, "no-summary", false, "do not print the summary")
 	fs.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "accepted as k6 takes it: merge shows no progress anyway")
 	fs.StringVar(&f.script, "script", "", "the test's script: its handleSummary(data) gets the merged data")
 	fs.StringArrayVarP(&f.env, "env", "e", nil, "script environment variable KEY=VALUE for --script (repeatable)")
 	fs.StringVarP(&f.out, "out", "o", "", "also write the merged result to FILE, or result=FILE as run takes it (it merges again)")
