@@ -184,4 +184,3 @@ func TestTraceReplayExecutionRequirements(t *testing.T) {
 		t.Errorf("error %q", line)
 	}
 }
-

@@ -196,4 +196,3 @@ func TestXK6SSEMetricsAsXK6SSE(t *testing.T) {
 		t.Error("the probe's own metrics are still emitted")
 	}
 }
-

@@ -66,18 +66,12 @@ func checkArrival(s string) error {
 	return fmt.Errorf("unknown arrival process %q: want one of %s", s, strings.Join(arrivalNames, ", "))
 }
 
-// toBurstiness reads a gamma shape: a number in (0, MaxBurstiness].
+// toBurstiness reads a gamma shape: a number in (0, MaxBurstiness], in
+// any form toFloat reads.
 func toBurstiness(v any) (float64, error) {
-	var k float64
-	switch n := v.(type) {
-	case int64:
-		k = float64(n)
-	case int:
-		k = float64(n)
-	case float64:
-		k = n
-	default:
-		return 0, fmt.Errorf("expected a number, got %s", describe(v))
+	k, err := toFloat(v)
+	if err != nil {
+		return 0, err
 	}
 	return k, checkBurstiness(k)
 }

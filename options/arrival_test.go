@@ -95,8 +95,8 @@ func TestArrivalOptionErrors(t *testing.T) {
 			[]string{`scenarios.s.burstiness: expected a number, got string "high"`}},
 		{"fractional seed", arrivalRaw(map[string]any{"arrival": "poisson", "arrivalSeed": 1.5}),
 			[]string{"scenarios.s.arrivalSeed: 1.5 is not an integer"}},
-		{"string seed", arrivalRaw(map[string]any{"arrival": "poisson", "arrivalSeed": "42"}),
-			[]string{`scenarios.s.arrivalSeed: expected an integer, got string "42"`}},
+		{"word seed", arrivalRaw(map[string]any{"arrival": "poisson", "arrivalSeed": "forty-two"}),
+			[]string{`scenarios.s.arrivalSeed: expected an integer, got string "forty-two"`}},
 		{"not for closed executors", map[string]any{"executor": "constant-vus", "duration": "1s", "arrival": "poisson"},
 			[]string{`scenarios.s: unknown field "arrival" for executor constant-vus`}},
 		{"every problem at once", arrivalRaw(map[string]any{"arrival": "bursty", "burstiness": int64(0), "arrivalSeed": 0.1}), []string{

@@ -82,11 +82,12 @@ func parseScenario(name string, v any) (Scenario, []error) {
 		return Scenario{Name: name}, p.errs
 	}
 	sc := NewScenario(name, executor)
-	p.errs = append(p.errs, setScenarioFields(&sc, path, raw)...)
+	given, errs := setScenarioFields(&sc, path, raw)
+	p.errs = append(p.errs, errs...)
 	for _, key := range executors[executor].required {
-		p.check(raw[key] != nil, key, fmt.Errorf("required for executor %s", executor))
+		p.check(given[key], key, fmt.Errorf("required for executor %s", executor))
 	}
-	if raw["maxVUs"] == nil {
+	if !given["maxVUs"] {
 		sc.MaxVUs = sc.PreAllocatedVUs
 	}
 	return sc, p.errs
@@ -108,10 +109,12 @@ func parseExecutor(v any) (string, error) {
 }
 
 // setScenarioFields sets every non-null field of raw on sc, rejecting
-// fields the executor does not accept.
-func setScenarioFields(sc *Scenario, path string, raw map[string]any) []error {
+// fields the executor does not accept. given holds the fields that were
+// not null, valid or not; "" counts as null for the numeric fields, as in
+// k6, so a required one is then missing.
+func setScenarioFields(sc *Scenario, path string, raw map[string]any) (given map[string]bool, errs []error) {
 	spec := executors[sc.Executor]
-	var errs []error
+	given = make(map[string]bool, len(raw))
 	for _, key := range sortedKeys(raw) {
 		switch {
 		case key == "executor" || raw[key] == nil:
@@ -119,12 +122,14 @@ func setScenarioFields(sc *Scenario, path string, raw map[string]any) []error {
 			errs = append(errs, &FieldError{Path: path, Err: fmt.Errorf(
 				"unknown field %q for executor %s", key, sc.Executor)})
 		default:
-			if err := scenarioFields[key].set(sc, path+"."+key, raw[key]); err != nil {
+			err := scenarioFields[key].set(sc, path+"."+key, raw[key])
+			given[key] = !errors.Is(err, errNull)
+			if err != nil && given[key] {
 				errs = append(errs, err)
 			}
 		}
 	}
-	return errs
+	return given, errs
 }
 
 // Validate checks the scenario's values against k6's rules for its

@@ -92,8 +92,8 @@ func TestScenarioParseErrors(t *testing.T) {
 			[]string{`scenarios.s: unknown field "rate" for executor constant-vus`}},
 		{"fractional integer", map[string]any{"executor": "per-vu-iterations", "vus": 1.5},
 			[]string{"scenarios.s.vus: 1.5 is not an integer"}},
-		{"string for integer", map[string]any{"executor": "per-vu-iterations", "iterations": "10"},
-			[]string{`scenarios.s.iterations: expected an integer, got string "10"`}},
+		{"word for integer", map[string]any{"executor": "per-vu-iterations", "iterations": "ten"},
+			[]string{`scenarios.s.iterations: expected an integer, got string "ten"`}},
 		{"bad duration", map[string]any{"executor": "constant-vus", "duration": "forever"},
 			[]string{`scenarios.s.duration: invalid duration "forever"`}},
 		{"required fields", map[string]any{"executor": "constant-arrival-rate"}, []string{

@@ -50,7 +50,9 @@ var unsupportedK6Options = map[string]bool{
 // setupTimeout, teardownTimeout, insecureSkipTLSVerify, executionSegment,
 // executionSegmentSequence, tlsVersion, tlsCipherSuites, tlsAuth and the options of the k6Options table (noSetup,
 // maxRedirects, dns, ...). Other keys are ignored and reported in
-// Options.Warnings; null values count as unset. Type errors, unknown
+// Options.Warnings; null values count as unset, and so does "" for the
+// numeric options, as in k6 (see toInt). Numbers may be given as strings
+// ("4", "10s", "1500") in the forms k6 accepts. Type errors, unknown
 // scenario fields and missing required scenario fields are returned
 // together as FieldErrors; value ranges are checked later by Consolidate.
 // The result has Source "script".
@@ -64,7 +66,7 @@ func FromScript(raw map[string]any) (Options, error) {
 		case !ok:
 			o.Warnings = append(o.Warnings, unknownOptionWarning(key))
 		default:
-			if err := parse(&o, raw[key]); err != nil {
+			if err := parse(&o, raw[key]); err != nil && !errors.Is(err, errNull) {
 				errs = append(errs, at(key, err))
 			}
 		}

@@ -77,7 +77,7 @@ func TestFromScriptErrors(t *testing.T) {
 		want []string
 	}{
 		{"vus fractional", map[string]any{"vus": 2.5}, []string{"vus: 2.5 is not an integer"}},
-		{"vus string", map[string]any{"vus": "10"}, []string{`vus: expected an integer, got string "10"`}},
+		{"vus word", map[string]any{"vus": "ten"}, []string{`vus: expected an integer, got string "ten"`}},
 		{"duration bad", map[string]any{"duration": "10 minutes"}, []string{`duration: invalid duration "10 minutes"`}},
 		{"duration boolean", map[string]any{"duration": true}, []string{"duration: expected a duration string or milliseconds, got boolean"}},
 		{"stages not array", map[string]any{"stages": "30s:10"}, []string{"stages: expected an array"}},
@@ -106,6 +106,7 @@ func TestFromScriptThresholds(t *testing.T) {
 			"threshold": "rate<0.1", "abortOnFail": true, "delayAbortEval": "10s"}},
 		"checks":    "rate>0.9",
 		"iteration": map[string]any{"threshold": "avg<5", "delayAbortEval": int64(500)},
+		"data_sent": map[string]any{"threshold": "count>0", "delayAbortEval": "1500", "abortOnFail": nil},
 	}})
 	checkErrors(t, err)
 	want := map[string][]metrics.ThresholdConfig{
@@ -115,6 +116,7 @@ func TestFromScriptThresholds(t *testing.T) {
 		},
 		"checks":    {{Source: "rate>0.9"}},
 		"iteration": {{Source: "avg<5", DelayAbortEval: 500 * time.Millisecond}},
+		"data_sent": {{Source: "count>0", DelayAbortEval: 1500 * time.Millisecond}},
 	}
 	if !reflect.DeepEqual(o.Thresholds, want) {
 		t.Fatalf("thresholds = %+v", o.Thresholds)

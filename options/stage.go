@@ -73,6 +73,8 @@ func parseStageList(path string, v any) ([]Stage, error) {
 	return stages, errors.Join(errs...)
 }
 
+// parseStageObject reads one stage of a script: {duration, target}, where
+// a null target, or "", is missing, as in k6.
 func parseStageObject(v any) (Stage, error) {
 	m, err := toObject(v)
 	if err != nil {
@@ -83,15 +85,17 @@ func parseStageObject(v any) (Stage, error) {
 			return Stage{}, fmt.Errorf("unknown field %q: a stage has only duration and target", k)
 		}
 	}
-	if m["duration"] == nil || m["target"] == nil {
-		return Stage{}, errors.New("a stage needs both duration and target")
-	}
 	var st Stage
-	if st.Duration, err = toDuration(m["duration"]); err != nil {
-		return Stage{}, fmt.Errorf("duration: %w", err)
-	}
-	if st.Target, err = toInt(m["target"]); err != nil {
-		return Stage{}, fmt.Errorf("target: %w", err)
+	var durErr, targetErr error
+	st.Duration, durErr = toDuration(m["duration"])
+	st.Target, targetErr = toInt(m["target"])
+	switch {
+	case errors.Is(durErr, errNull) || errors.Is(targetErr, errNull):
+		return Stage{}, errors.New("a stage needs both duration and target")
+	case durErr != nil:
+		return Stage{}, fmt.Errorf("duration: %w", durErr)
+	case targetErr != nil:
+		return Stage{}, fmt.Errorf("target: %w", targetErr)
 	}
 	return st, nil
 }

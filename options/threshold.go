@@ -112,7 +112,7 @@ func setThresholdField(tc *metrics.ThresholdConfig, key string, v any) error {
 	default:
 		return fmt.Errorf("unknown field %q: want threshold, abortOnFail or delayAbortEval", key)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errNull) {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	return nil

@@ -65,18 +65,12 @@ func checkTraceFormat(s string) error {
 	return fmt.Errorf("unknown trace format %q: want one of %s", s, strings.Join(traceFormats, ", "))
 }
 
-// toSpeed reads a time scale: a finite number more than 0.
+// toSpeed reads a time scale: a finite number more than 0, in any form
+// toFloat reads.
 func toSpeed(v any) (float64, error) {
-	var s float64
-	switch n := v.(type) {
-	case int64:
-		s = float64(n)
-	case int:
-		s = float64(n)
-	case float64:
-		s = n
-	default:
-		return 0, fmt.Errorf("expected a number, got %s", describe(v))
+	s, err := toFloat(v)
+	if err != nil {
+		return 0, err
 	}
 	return s, checkSpeed(s)
 }

@@ -1,21 +1,39 @@
 package options
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // The conversions below read the values sobek's Export() produces for a
 // script's options object: map[string]any, []any, int64, float64, string
-// and bool. JavaScript numbers may arrive as int64 or float64, so integer
-// fields accept integral floats and reject fractional ones.
+// and bool. k6 marshals that object to JSON and unmarshals it into
+// guregu/null.v3 types (null.Int, null.Float, null.Bool) and its own
+// NullDuration; toInt, toFloat, toBool and toDuration accept exactly the
+// forms those types accept, so that a script reading its options from
+// __ENV ({vus: __ENV.VUS}) runs as it does under k6. JavaScript numbers
+// may arrive as int64 or float64, so integer fields accept integral floats
+// and reject fractional ones, as null.Int does.
 
-// toInt reads an integer, accepting integral float64 values.
+// errNull is what the conversions return for a value k6 reads as null:
+// null itself, and "" for null.Int and null.Float. Callers leave the
+// option unset, as if the script had not given it; it is never reported.
+var errNull = errors.New("options: null value")
+
+// toInt reads an integer as k6's null.Int does: a number without fraction,
+// or a string of decimal digits with an optional sign ("4", "+4", "-4";
+// not " 4", "4.0" or "1e3"). null and "" give errNull.
 func toInt(v any) (int64, error) {
 	switch n := v.(type) {
+	case nil:
+		return 0, errNull
+	case string:
+		return parseIntString(n)
 	case int64:
 		return n, nil
 	case int:
@@ -32,11 +50,64 @@ func toInt(v any) (int64, error) {
 	return 0, fmt.Errorf("expected an integer, got %s", describe(v))
 }
 
-// toDuration reads a duration string (see ParseDuration) or a number of
-// milliseconds.
+// parseIntString reads null.Int's string form with strconv.ParseInt in
+// base 10; "" gives errNull.
+func parseIntString(s string) (int64, error) {
+	if s == "" {
+		return 0, errNull
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s is out of range", describe(s))
+	case err != nil:
+		return 0, fmt.Errorf("expected an integer, got %s", describe(s))
+	}
+	return n, nil
+}
+
+// toFloat reads a number as k6's null.Float does: a number, or a string
+// strconv.ParseFloat reads ("1.5", "1e3", ".5"). null and "" give errNull.
+// NaN and infinities are left to the caller's range check.
+func toFloat(v any) (float64, error) {
+	switch n := v.(type) {
+	case nil:
+		return 0, errNull
+	case string:
+		if n == "" {
+			return 0, errNull
+		}
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return 0, fmt.Errorf("expected a number, got %s", describe(v))
+		}
+		return f, nil
+	case int64:
+		return float64(n), nil
+	case int:
+		return float64(n), nil
+	case float64:
+		return n, nil
+	}
+	return 0, fmt.Errorf("expected a number, got %s", describe(v))
+}
+
+// toDuration reads a duration as k6's NullDuration does: a number of
+// milliseconds, or a string that strconv.ParseFloat reads as milliseconds
+// ("1500", "1e3") or else a duration such as "1m30s" or "1d2h" (see
+// ParseDuration; no surrounding spaces, and "" is refused). null gives
+// errNull.
 func toDuration(v any) (Duration, error) {
 	switch d := v.(type) {
+	case nil:
+		return 0, errNull
 	case string:
+		if ms, err := strconv.ParseFloat(d, 64); err == nil {
+			return msToDuration(ms)
+		}
+		if strings.TrimSpace(d) != d {
+			return 0, invalidDuration(d)
+		}
 		p, err := ParseDuration(d)
 		return Duration(p), err
 	case int64:
@@ -66,8 +137,13 @@ func toString(v any) (string, error) {
 	return "", fmt.Errorf("expected a string, got %s", describe(v))
 }
 
+// toBool reads a boolean as k6's null.Bool does: true or false only, so
+// "true" and "" are refused. null gives errNull.
 func toBool(v any) (bool, error) {
-	if b, ok := v.(bool); ok {
+	switch b := v.(type) {
+	case nil:
+		return false, errNull
+	case bool:
 		return b, nil
 	}
 	return false, fmt.Errorf("expected a boolean, got %s", describe(v))
