@@ -193,3 +193,23 @@ func TestHTTPFeatures(t *testing.T) {
 		t.Errorf("checks passed = %v, want 14:\n%s", passes, r.stdout)
 	}
 }
+
+// TestRequestFailedWarning checks that a request that got no response logs
+// k6's warning, one per request, in logfmt as k6 writes it when stderr is
+// not a terminal: msg="Request Failed" and the error as a field, quoted.
+func TestRequestFailedWarning(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/gone"
+	ln.Close() // nothing listens there now: the connection is refused
+	r := invocation{args: []string{"run", "-q", "--no-summary", "--log-format", "logfmt", script("http/request_failed.js")},
+		env: []string{"DEAD_URL=" + dead}}.run(t)
+	r.wantCode(t, 0)
+	want := `level=warning msg="Request Failed" error="Get \"` + dead + `\": `
+	if n := strings.Count(r.stderr, want); n != 2 {
+		t.Errorf("%d warnings %q, want one per request (2):\n%s", n, want, r.stderr)
+	}
+}

@@ -173,27 +173,68 @@ func Parse(s string) (l Line, ok bool) {
 }
 
 // splitFields splits the trailing "  key=value" fields off a message; the
-// fields are separated from the message by two spaces.
+// fields are separated from the message by two spaces, and a value with
+// spaces is Go-quoted (error="dial tcp: refused"). The fields are the
+// first run of two spaces after which the rest of s parses as fields.
 func splitFields(s string) (string, [][2]string) {
-	i := strings.LastIndex(s, "  ")
-	if i < 0 {
-		return s, nil
-	}
-	var fields [][2]string
-	for _, kv := range strings.Fields(s[i+2:]) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" || strings.ContainsAny(k, `"`) {
-			return s, nil
+	for i := strings.Index(s, "  "); i >= 0; {
+		if fields, ok := parseFields(s[i+2:]); ok {
+			return s[:i], fields
 		}
-		fields = append(fields, [2]string{k, v})
+		next := strings.Index(s[i+1:], "  ")
+		if next < 0 {
+			break
+		}
+		i += 1 + next
 	}
-	return s[:i], fields
+	return s, nil
 }
 
-// appendRecord appends l in the Writer's format; nothing for nil.
+// parseFields parses s, all of it, as space-separated key=value fields
+// whose values are bare or Go-quoted.
+func parseFields(s string) ([][2]string, bool) {
+	var fields [][2]string
+	for s = strings.TrimLeft(s, " "); s != ""; s = strings.TrimLeft(s, " ") {
+		k, rest, ok := strings.Cut(s, "=")
+		if !ok || k == "" || strings.ContainsAny(k, "\" \t\n") {
+			return nil, false
+		}
+		v := rest
+		if end := strings.IndexByte(rest, ' '); end >= 0 {
+			v = rest[:end]
+		}
+		if strings.HasPrefix(rest, `"`) {
+			q, err := strconv.QuotedPrefix(rest)
+			if err != nil {
+				return nil, false
+			}
+			v, _ = strconv.Unquote(q)
+			rest = rest[len(q):]
+			if rest != "" && rest[0] != ' ' {
+				return nil, false
+			}
+		} else {
+			rest = rest[len(v):]
+		}
+		fields = append(fields, [2]string{k, v})
+		s = rest
+	}
+	return fields, len(fields) > 0
+}
+
+// appendRecord appends l in the Writer's format; nothing for nil. A
+// record of several lines with no fields on its first takes them from its
+// last ("line one\nline two  source=console", a multi-line console
+// message).
 func (lw *Writer) appendRecord(out []byte, l *Line) []byte {
 	if l == nil {
 		return out
+	}
+	if len(l.Fields) == 0 && strings.Contains(l.Msg, "\n") {
+		last := strings.LastIndexByte(l.Msg, '\n')
+		if msg, fields := splitFields(l.Msg[last+1:]); len(fields) > 0 {
+			l.Msg, l.Fields = l.Msg[:last+1]+msg, fields
+		}
 	}
 	return lw.format.appendLog(out, *l, lw.now())
 }

@@ -110,3 +110,43 @@ func TestMultiLineRecord(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestQuotedFields checks fields whose values are quoted (spaces, quotes,
+// two spaces inside), and that text that only looks like fields stays in
+// the message.
+func TestQuotedFields(t *testing.T) {
+	for _, tc := range []struct {
+		in, msg string
+		fields  [][2]string
+	}{
+		{`WARN Request Failed  error="Get \"http://x/\": dial tcp:  refused"`, "Request Failed",
+			[][2]string{{"error", `Get "http://x/": dial tcp:  refused`}}},
+		{`INFO a  b  k=v q="x y"`, "a  b", [][2]string{{"k", "v"}, {"q", "x y"}}},
+		{`INFO spaced  out text`, "spaced  out text", nil},
+		{`INFO broken  k="open`, `broken  k="open`, nil},
+		{`INFO joined  k="a"b`, `joined  k="a"b`, nil},
+	} {
+		l, ok := Parse(tc.in)
+		if !ok || l.Msg != tc.msg || len(l.Fields) != len(tc.fields) {
+			t.Errorf("%q: msg %q fields %q", tc.in, l.Msg, l.Fields)
+			continue
+		}
+		for i := range tc.fields {
+			if l.Fields[i] != tc.fields[i] {
+				t.Errorf("%q: field %q, want %q", tc.in, l.Fields[i], tc.fields[i])
+			}
+		}
+	}
+}
+
+// TestMultiLineConsoleFields checks that a console message of several
+// lines keeps its source field out of the message, as logrus prints it.
+func TestMultiLineConsoleFields(t *testing.T) {
+	var buf bytes.Buffer
+	w := fixedWriter(&buf, Logfmt)
+	_, _ = w.Write([]byte("INFO[0001] line one\nline two  source=console\n"))
+	want := `time="2026-12-02T10:00:00Z" level=info msg="line one\nline two" source=console` + "\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -193,12 +194,27 @@ func (h *HTTP) send(ctx context.Context, c *call) *exchange {
 // exception for a network failure when the throw option is set. It runs
 // on the VU's goroutine.
 func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
-	if h.settings.throw && ex.status == 0 && ex.errorCode != 0 {
-		return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, redact.URL(ex.url), redact.Text(ex.errorMsg), ex.errorCode)
+	if ex.status == 0 && ex.errorCode != 0 {
+		if h.settings.throw {
+			return nil, fmt.Errorf("k6/http: %s %s: %s (error_code %d)", ex.method, redact.URL(ex.url), redact.Text(ex.errorMsg), ex.errorCode)
+		}
+		h.warnFailed(ex)
 	}
 	obj := responseValue(h.vu.Runtime(), c.req, ex)
 	h.addPageMethods(obj, c.req, ex)
 	return obj, nil
+}
+
+// warnFailed logs k6's "Request Failed" warning for a request that got no
+// response, with the error as Go's client words it: Get "url": reason.
+func (h *HTTP) warnFailed(ex *exchange) {
+	st := h.vu.State()
+	if st == nil || st.Run == nil || st.Run.Log == nil {
+		return
+	}
+	method := strings.ToUpper(ex.method[:min(1, len(ex.method))]) + strings.ToLower(ex.method[min(1, len(ex.method)):])
+	msg := fmt.Sprintf("%s %q: %s", method, redact.URL(ex.url), redact.Text(ex.errorMsg))
+	fmt.Fprintf(st.Run.Log, "WARN Request Failed  error=%s\n", strconv.Quote(msg))
 }
 
 // request is http.request(method, url, body, params): it sends the request,
