@@ -122,3 +122,18 @@ func TestAESGCMCrossGo(t *testing.T) {
 		t.Errorf("Go opened %q (%v), want %q", plain, err, "from JS")
 	}
 }
+
+// TestAESLengthConversion checks WebIDL's [EnforceRange] conversion of the
+// length member, as k6 and browsers apply it: a numeric string is its
+// number and a fraction is cut to its integer part.
+func TestAESLengthConversion(t *testing.T) {
+	got := runScript(t, `const lengths = [];
+for (const length of ['256', 192.9, '128']) {
+  const k = await subtle.generateKey({ name: 'AES-GCM', length }, true, ['encrypt']);
+  lengths.push(k.algorithm.length);
+}
+return lengths.join(',');`)
+	if got != "256,192,128" {
+		t.Errorf("key lengths %s, want 256,192,128", got)
+	}
+}

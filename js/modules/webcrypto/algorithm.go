@@ -117,11 +117,14 @@ func (p *params) integer(name string, required bool, def int) (int, error) {
 		}
 		return def, nil
 	}
+	// WebIDL's [EnforceRange] conversion, which every integer member of
+	// Web Crypto's dictionaries has: ToNumber ("256" is 256), then the
+	// integer part; NaN, infinities and values out of range throw.
 	f := v.ToFloat()
-	if !sobek.IsNumber(v) || math.IsNaN(f) || f < 0 || f > math.MaxInt32 || f != math.Trunc(f) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Trunc(f) < 0 || math.Trunc(f) > math.MaxInt32 {
 		return 0, fail(errType, "%s: %q must be an unsigned integer, not %s", p.name, name, v.String())
 	}
-	return int(f), nil
+	return int(math.Trunc(f)), nil
 }
 
 // hash returns the hash member (a name or an object with a name) as its

@@ -25,6 +25,8 @@ func TestSubtleErrors(t *testing.T) {
 		{"no usages argument", `subtle.generateKey({ name: 'AES-GCM', length: 128 }, true)`, `TypeError: crypto.subtle.generateKey: keyUsages must be an array of strings`},
 		{"unknown usage", `subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, ['fly'])`, `TypeError: crypto.subtle.generateKey: unknown key usage "fly"`},
 		{"AES length", `subtle.generateKey({ name: 'AES-CBC', length: 100 }, true, ['encrypt'])`, `OperationError: crypto.subtle.generateKey: AES-CBC: length must be 128, 192 or 256, not 100`},
+		{"AES length not a number", `subtle.generateKey({ name: 'AES-CBC', length: 'long' }, true, ['encrypt'])`, `TypeError: crypto.subtle.generateKey: AES-CBC: "length" must be an unsigned integer, not long`},
+		{"AES length negative", `subtle.generateKey({ name: 'AES-CBC', length: -128 }, true, ['encrypt'])`, `TypeError: crypto.subtle.generateKey: AES-CBC: "length" must be an unsigned integer, not -128`},
 		{"generate PBKDF2", `subtle.generateKey('PBKDF2', false, ['deriveBits'])`, `NotSupportedError: crypto.subtle.generateKey: PBKDF2 keys are imported, not generated`},
 		{"unknown curve", `subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-192' }, true, ['sign'])`, `NotSupportedError: crypto.subtle.generateKey: ECDSA: unknown namedCurve "P-192"`},
 		{"RSA exponent 3", `subtle.generateKey({ name: 'RSA-PSS', modulusLength: 1024, publicExponent: new Uint8Array([3]), hash: 'SHA-256' }, true, ['sign'])`,
