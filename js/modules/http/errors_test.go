@@ -65,7 +65,6 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 		{"bad responseType", `http.get(U, {responseType: 'blob'})`, `params.responseType: want "text", "binary" or "none", got "blob"`},
 		{"headers not an object", `http.get(U, {headers: 'x'})`, `params.headers: want an object`},
 		{"unknown auth", `http.get(U, {auth: 'kerberos'})`, `params.auth: "kerberos" is not supported`},
-		{"relative url", `http.get('/echo')`, `invalid url "/echo"`},
 		{"missing url", `http.get()`, `the url argument is missing`},
 		{"bad body", `http.post(U, 42)`, `the body must be`},
 		{"empty method", `http.request('', U)`, `invalid method ""`},
@@ -82,6 +81,28 @@ func TestBadArgumentsThrowBeforeSending(t *testing.T) {
 				t.Errorf("%d requests sent, want none", n)
 			}
 		})
+	}
+}
+
+// TestURLWithoutScheme checks that a URL http can't send (no scheme,
+// another scheme, no host) gives a failed response as in k6 — status 0,
+// error_code 1000, Go's reason — counted as a failed request, not an
+// exception.
+func TestURLWithoutScheme(t *testing.T) {
+	r := mustRun(t, `export default function () {
+		const want = ['0 1000 unsupported protocol scheme ""', '0 1000 unsupported protocol scheme ""',
+			'0 1000 unsupported protocol scheme "ftp"', '0 1000 http: no Host in request URL'];
+		['/echo', 'example.invalid/x', 'ftp://example.invalid/x', 'http:///nohost'].forEach((u, i) => {
+			const res = http.get(u);
+			const got = res.status + ' ' + res.error_code + ' ' + res.error;
+			if (got !== want[i]) throw new Error(u + ': ' + got);
+		});
+	}`, nil)
+	if n := len(r.of("http_reqs")); n != 4 {
+		t.Errorf("%d http_reqs, want 4", n)
+	}
+	if n := strings.Count(r.log, "Request Failed"); n != 4 {
+		t.Errorf("%d Request Failed warnings, want 4:\n%s", n, r.log)
 	}
 }
 

@@ -117,7 +117,9 @@ func templateName(name string, u *url.URL) string {
 }
 
 // requestURL parses the url argument: a string, or an object whose string
-// form is the URL (a URL object).
+// form is the URL (a URL object). A URL http can't send (no scheme,
+// another scheme, no host) is not refused here: as in k6, sending it
+// fails, and the script gets a failed response (error_code 1000).
 func requestURL(v sobek.Value) (*url.URL, error) {
 	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
 		return nil, errors.New("k6/http: the url argument is missing")
@@ -129,9 +131,6 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("k6/http: invalid url %q: %w", redact.URL(s), redact.Error(err))
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("k6/http: invalid url %q: want an absolute http:// or https:// URL", redact.URL(s))
 	}
 	return u, nil
 }
