@@ -116,6 +116,10 @@ type Config struct {
 	// ReadHeaderTimeoutMS is how long a connection may take to send a
 	// request's headers. Must be > 0. Defaults to 10000 ms.
 	ReadHeaderTimeoutMS float64 `json:"read_header_timeout_ms"`
+	// Version is the version GET /v1/version reports; the program sets it,
+	// a configuration file cannot. Empty means the main module's version
+	// from the build information.
+	Version string `json:"-"`
 }
 
 // Buckets holds one Bucket per request bucket. A JSON file may set any

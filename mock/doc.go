@@ -2,17 +2,27 @@
 // after-sales assistant that streams server-sent events in three dialects,
 // runs a whole business chain per request with seeded, realistic latencies
 // per stage and bucket, stamps every event with the ground-truth server_ms,
-// and injects named faults.
+// and injects named faults. It also answers as an OpenAI-compatible server
+// (whole answers, legacy completions, models, version, health), so scripts
+// written for other LLM servers run against it.
 //
 // # Endpoints
 //
 //   - POST /chat: the business dialect, {"delta": "...", "business_state":
 //     {...}} events ending with {"done": true, "usage": {...}}.
 //   - POST /v1/chat/completions: OpenAI chat-completion chunks ending with
-//     data: [DONE].
+//     data: [DONE] when the body's "stream" is true, else one
+//     chat.completion object (see Schedule.Whole).
+//   - POST /v1/completions: OpenAI legacy text_completion chunks ending
+//     with data: [DONE] when "stream" is true, else one text_completion
+//     object.
 //   - POST /v1/messages: the Anthropic Messages event sequence ending with
 //     message_stop.
-//   - GET /healthz: {"status":"ok","active":N,"queued":N,"requests":N}.
+//   - GET /v1/models: {"object":"list","data":[{"id":…,"object":"model",…}]}.
+//   - GET /v1/version: {"version":…} (Config.Version).
+//   - GET /healthz, GET /v1/health: {"status":"ok","active":N,"queued":N,"requests":N}.
+//
+// The /v1 routes also answer without /v1 (POST /chat/completions, …).
 //
 // Streams are text/event-stream; events due at the same moment are written
 // together, and every write is flushed at once. Every JSON event carries a
@@ -23,8 +33,8 @@
 // # Request body
 //
 // A JSON object; an empty body means {}. The business dialect reads these
-// fields at the top level; the OpenAI and Anthropic dialects also read them
-// from a "metadata" object (whose values may be strings), the top level
+// fields at the top level; the other dialects (OpenAI, legacy completions,
+// Anthropic) also read them from a "metadata" object (whose values may be strings), the top level
 // winning:
 //
 //   - bucket: qa (default), retrieval, single_tool, multi_tool or
@@ -38,25 +48,28 @@
 //     content and the same scheduled timings. Without one, the server
 //     derives a seed from Config.Seed and the request's arrival number and
 //     reports it in the X-Usefullatency-Seed response header.
-//   - seed (OpenAI and Anthropic dialects): the API's sampling seed. It pins
+//   - seed (the other dialects): the API's sampling seed. It pins
 //     the content only, so requests sharing it still get their own timings.
-//   - max_tokens, max_completion_tokens (OpenAI and Anthropic dialects): the
+//   - max_tokens, max_completion_tokens (the other dialects): the
 //     answer stops after that many generated tokens (the smaller of the two
 //     when both are given), counted as Usage counts them: one per text or
 //     reasoning delta and per tool-argument fragment. The stream then ends
-//     with finish_reason "length" (OpenAI) or stop_reason "max_tokens"
-//     (Anthropic).
+//     with finish_reason "length" (OpenAI, legacy completions) or
+//     stop_reason "max_tokens" (Anthropic).
 //   - faults: fault names (an array, or a comma-separated string); an
 //     unknown name is a 400 naming it. See the Fault constants.
 //   - http_error_status: the status of the http_error fault (400–599).
 //   - reasoning: true makes the OpenAI and Anthropic dialects stream
 //     reasoning (reasoning_content; a thinking block) in the first model
 //     turn; so do OpenAI "reasoning_effort" (not "none") and Anthropic
-//     "thinking": {"type": "enabled"}. The business dialect streams none.
+//     "thinking": {"type": "enabled"}. The business and legacy completions
+//     dialects stream none.
 //
 // The business dialect takes the question from "question"; the others from
-// "messages" (only its size matters: it adds to the input tokens). OpenAI
-// "model" and "stream_options": {"include_usage": true} are honoured.
+// "messages", legacy completions from "prompt" (only its size matters: it
+// adds to the input tokens). OpenAI "model", "stream" (absent or false: a
+// whole answer) and "stream_options": {"include_usage": true} are honoured;
+// a "stream" that is not a boolean is a 400.
 // Errors are 400 with a one-line JSON body in the dialect's error shape.
 //
 // # Connections

@@ -8,9 +8,12 @@ import (
 // dialect's error shape:
 //
 //	business:  {"error":{"type":"invalid_request","message":"…"}}
-//	openai:    {"error":{"message":"…","type":"invalid_request_error","param":null,"code":null}}
+//	openai:    {"error":{"message":"…","type":"invalid_request_error","param":null,"code":null}} (also completions)
 //	anthropic: {"type":"error","error":{"type":"invalid_request_error","message":"…"}}
 func writeError(w http.ResponseWriter, d Dialect, status int, msg string) {
+	if d == Completions {
+		d = OpenAI
+	}
 	typ, code := errorType(d, status)
 	var b []byte
 	switch d {

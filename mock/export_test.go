@@ -29,7 +29,7 @@ func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
 func (s *Schedule) Text() string {
 	var b strings.Builder
 	for i := range s.Events {
-		if e := &s.Events[i]; e.Type == "delta" || e.Type == "content" || e.Block == "text_delta" {
+		if e := &s.Events[i]; e.Type == "delta" || e.Type == "content" || e.Type == "text" || e.Block == "text_delta" {
 			b.WriteString(e.Text)
 		}
 	}

@@ -64,8 +64,8 @@ func TestFaultDisconnect(t *testing.T) {
 	for _, d := range []struct {
 		d    Dialect
 		path string
-	}{{Business, "/chat"}, {OpenAI, "/v1/chat/completions"}, {Anthropic, "/v1/messages"}} {
-		body := `{"bucket":"qa","mock_seed":6,"faults":["disconnect"]}`
+	}{{Business, "/chat"}, {OpenAI, "/v1/chat/completions"}, {Anthropic, "/v1/messages"}, {Completions, "/v1/completions"}} {
+		body := `{"bucket":"qa","mock_seed":6,"faults":["disconnect"],"stream":true}`
 		x := postT(t, url+d.path, body)
 		if !errors.Is(x.err, io.ErrUnexpectedEOF) {
 			t.Errorf("%s: stream ended with %v, want an unexpected EOF", d.d, x.err)
@@ -103,6 +103,7 @@ func TestFaultHTTPError(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{"/chat", `{"error":{"type":"unavailable","message":`},
 		{"/v1/chat/completions", `"type":"server_error","param":null,"code":"service_unavailable"}}`},
+		{"/v1/completions", `"type":"server_error","param":null,"code":"service_unavailable"}}`},
 		{"/v1/messages", `{"type":"error","error":{"type":"overloaded_error","message":`},
 	} {
 		x := postT(t, url+c.path, `{"faults":["http_error"],"http_error_status":503}`)
@@ -206,9 +207,9 @@ func TestFaultHeartbeatFlood(t *testing.T) {
 func TestFaultMalformedJSON(t *testing.T) {
 	t.Parallel()
 	_, url := start(t, fastConfig())
-	for _, p := range []string{"/chat", "/v1/chat/completions", "/v1/messages"} {
+	for _, p := range []string{"/chat", "/v1/chat/completions", "/v1/messages", "/v1/completions"} {
 		for _, f := range []string{"", FaultMalformedJSON} {
-			x := postT(t, url+p, `{"bucket":"retrieval","mock_seed":4,"faults":["`+f+`"]}`)
+			x := postT(t, url+p, `{"bucket":"retrieval","mock_seed":4,"faults":["`+f+`"],"stream":true}`)
 			bad := 0
 			for _, e := range x.dataEvents() {
 				if e.data != "[DONE]" && !json.Valid([]byte(e.data)) {

@@ -15,13 +15,13 @@ func FuzzParseRequest(f *testing.F) {
 		``, `{}`, `{"bucket":"multi_tool","faults":["stall","disconnect"],"seed":-3}`,
 		`{"metadata":{"bucket":"timeout_recovery","seed":"9","faults":"premature_commit, malformed_json"}}`,
 		`{"faults":["http_error"],"http_error_status":"503"}`, `{"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`,
-		`{"seed":1e3}`, `{"bucket":null,"tenant":7}`, `[`,
+		`{"seed":1e3}`, `{"bucket":null,"tenant":7}`, `[`, `{"prompt":["a","b"],"stream":false,"max_tokens":3}`, `{"stream":"true"}`,
 	} {
 		f.Add(s)
 	}
 	cfg := DefaultConfig()
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, d := range []Dialect{Business, OpenAI, Anthropic} {
+		for _, d := range []Dialect{Business, OpenAI, Anthropic, Completions} {
 			p, err := Plan(d, []byte(body), cfg)
 			if err != nil {
 				if _, ok := err.(*RequestError); !ok {

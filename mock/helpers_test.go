@@ -221,8 +221,8 @@ func merge(dst, src map[string]any) {
 	}
 }
 
-// stripVolatile returns the data with the server_ms and queue_ms members
-// (which vary from run to run) removed.
+// stripVolatile returns the data with the server_ms, queue_ms and created
+// members (which vary from run to run) removed.
 func stripVolatile(data string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(data), &m) != nil {
@@ -230,6 +230,7 @@ func stripVolatile(data string) string {
 	}
 	delete(m, "server_ms")
 	delete(m, "queue_ms")
+	delete(m, "created")
 	if bs, ok := m["business_state"].(map[string]any); ok {
 		delete(bs, "queue_ms")
 	}

@@ -59,13 +59,7 @@ func appendOpenAI(b []byte, s *Schedule, e *Event, serverMS, queueMS float64) []
 	b = append(b, `","object":"chat.completion.chunk","model":`...)
 	b = appendString(b, s.Model)
 	if e.Type == "usage" {
-		u := s.Usage
-		b = append(b, `,"choices":[],"usage":{"prompt_tokens":`...)
-		b = appendInt(b, u.InputTokens)
-		b = appendInt(append(b, `,"completion_tokens":`...), u.OutputTokens)
-		b = appendInt(append(b, `,"total_tokens":`...), u.InputTokens+u.OutputTokens)
-		b = appendInt(append(b, `,"completion_tokens_details":{"reasoning_tokens":`...), u.ReasoningTokens)
-		b = append(b, "}}"...)
+		b = appendUsage(append(b, `,"choices":[],"usage":`...), s.Usage, true)
 		return closeData(b, e, serverMS)
 	}
 	b = append(b, `,"choices":[{"index":0,"delta":`...)

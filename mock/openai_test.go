@@ -100,7 +100,7 @@ func TestOpenAIStream(t *testing.T) {
 func TestOpenAINoUsage(t *testing.T) {
 	t.Parallel()
 	_, url := start(t, fastConfig())
-	x := postT(t, url+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}],"bucket":"qa","seed":2}`)
+	x := postT(t, url+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}],"bucket":"qa","seed":2,"stream":true}`)
 	for _, e := range x.dataEvents() {
 		if strings.Contains(e.data, `"usage"`) || strings.Contains(e.data, "reasoning_content") {
 			t.Errorf("unexpected chunk %s", e.data)

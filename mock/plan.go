@@ -44,7 +44,8 @@ type Event struct {
 	Kind Kind
 	// Type is the wire form. Business: start, state, delta, done. OpenAI:
 	// role, content, reasoning, tool_call, tool_args, finish, usage, [DONE].
-	// Anthropic: the event name (message_start, content_block_delta, …).
+	// Completions: start, text, finish, usage, [DONE]. Anthropic: the event
+	// name (message_start, content_block_delta, …).
 	// Heartbeats: comment (": ping") or ping (Anthropic). Disconnects:
 	// disconnect.
 	Type string
@@ -109,6 +110,12 @@ type Schedule struct {
 	// Buffered reports the buffered fault: events are scheduled as usual
 	// but reach the wire in Config.BufferBytes batches.
 	Buffered bool
+	// Whole reports an OpenAI or legacy-completions request whose "stream"
+	// is absent or false: Events are still the stream it would get, but the
+	// server waits until the last of them is due and answers with one
+	// chat.completion or text_completion object holding the whole answer; a
+	// disconnect closes the connection at its time instead.
+	Whole bool
 	// Events are the scheduled events in send order, heartbeats included.
 	// Heartbeats sent while the request waits in its tenant queue are not
 	// part of the schedule.
@@ -127,6 +134,10 @@ type Schedule struct {
 	Model string
 	// IncludeUsage reports OpenAI stream_options.include_usage.
 	IncludeUsage bool
+	// Created is the "created" member of the OpenAI dialects' objects (chat
+	// completion bodies, text completion chunks and bodies): the Unix time
+	// in seconds of the request's arrival; 0 in a schedule from Plan.
+	Created int64
 }
 
 // The PRNG streams of a request, each seeded with (seed, stream).
@@ -152,7 +163,7 @@ func plan(d Dialect, req *request, cfg *Config) *Schedule {
 	s := &Schedule{
 		Dialect: d, Bucket: req.bucket, Tenant: req.tenant, Seed: req.seed, ContentSeed: req.seed, MaxTokens: req.maxTokens,
 		Faults: req.faults.names(), Status: 200, Hold: cfg.HoldHeadersUntilDequeue,
-		Buffered: req.faults.has(FaultBuffered), Model: req.model, IncludeUsage: req.includeUsage,
+		Buffered: req.faults.has(FaultBuffered), Model: req.model, IncludeUsage: req.includeUsage, Whole: req.whole,
 	}
 	if s.Model == "" {
 		s.Model = cfg.Model
@@ -191,6 +202,8 @@ func plan(d Dialect, req *request, cfg *Config) *Schedule {
 		s.Events = openaiEvents(c.steps, s)
 	case Anthropic:
 		s.Events = anthropicEvents(c.steps, s)
+	case Completions:
+		s.Events = completionsEvents(c.steps, s)
 	default:
 		s.Events = businessEvents(c.steps, s)
 	}

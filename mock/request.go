@@ -19,7 +19,15 @@ const (
 	OpenAI Dialect = "openai"
 	// Anthropic is POST /v1/messages: the Messages API event sequence.
 	Anthropic Dialect = "anthropic"
+	// Completions is POST /v1/completions: OpenAI's legacy text completions,
+	// text_completion events.
+	Completions Dialect = "completions"
 )
+
+// openAILike reports whether d is one of OpenAI's dialects, which answer
+// with one JSON object instead of a stream unless the body's "stream" is
+// true.
+func (d Dialect) openAILike() bool { return d == OpenAI || d == Completions }
 
 // RequestError is a request the mock refuses with 400 Bad Request.
 type RequestError struct {
@@ -53,6 +61,9 @@ type request struct {
 	httpStatus   int
 	reasoning    bool
 	includeUsage bool
+	// whole is an OpenAI-dialect request whose "stream" is absent or false:
+	// it is answered with one JSON object.
+	whole bool
 }
 
 // controlFields are the fields that steer the mock. They are read from the
@@ -68,14 +79,16 @@ type controlFields struct {
 	Reasoning       json.RawMessage `json:"reasoning"`
 }
 
-// wireRequest is the union of the request bodies of the three dialects.
+// wireRequest is the union of the request bodies of the dialects.
 // Unknown fields are ignored, as real APIs accept many options.
 type wireRequest struct {
 	controlFields
-	Question      string         `json:"question"`
-	Messages      []wireMessage  `json:"messages"`
-	Metadata      *controlFields `json:"metadata"`
-	Model         string         `json:"model"`
+	Question      string          `json:"question"`
+	Messages      []wireMessage   `json:"messages"`
+	Prompt        json.RawMessage `json:"prompt"`
+	Stream        json.RawMessage `json:"stream"`
+	Metadata      *controlFields  `json:"metadata"`
+	Model         string          `json:"model"`
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -131,9 +144,14 @@ func parseRequest(d Dialect, body []byte, seedHeader string, global faultSet) (r
 	if r.httpStatus, err = parseStatus(w.HTTPErrorStatus); err != nil {
 		return request{}, err
 	}
-	r.reasoning = d != Business && (truthy(w.Reasoning) || (w.ReasoningEffort != "" && w.ReasoningEffort != "none") ||
-		w.Thinking.Type == "enabled")
-	r.questionLen = len(w.Question)
+	if d.openAILike() {
+		if r.whole, err = parseWhole(w.Stream); err != nil {
+			return request{}, err
+		}
+	}
+	r.reasoning = (d == OpenAI || d == Anthropic) && (truthy(w.Reasoning) ||
+		(w.ReasoningEffort != "" && w.ReasoningEffort != "none") || w.Thinking.Type == "enabled")
+	r.questionLen = len(w.Question) + len(w.Prompt)
 	for _, m := range w.Messages {
 		r.questionLen += len(m.Content)
 	}
@@ -267,6 +285,23 @@ func parseStatus(raw json.RawMessage) (int, error) {
 		return 0, badRequest("http_error_status must be an HTTP error status (400-599), got %s", raw)
 	}
 	return n, nil
+}
+
+// parseWhole reads an OpenAI "stream" field and reports whether the answer
+// is one JSON object: when it is absent, null or false. true streams; the
+// strings "true" and "false" are taken for the booleans; anything else is
+// an error.
+func parseWhole(raw json.RawMessage) (bool, error) {
+	if isAbsent(raw) {
+		return true, nil
+	}
+	switch strings.TrimSpace(unquote(raw)) {
+	case "true":
+		return false, nil
+	case "false":
+		return true, nil
+	}
+	return false, badRequest("stream must be a boolean, got %s", raw)
 }
 
 // truthy reports whether a raw reasoning field asks for reasoning: true, a

@@ -17,11 +17,11 @@ func TestScheduleMatchesWire(t *testing.T) {
 	for _, d := range []struct {
 		d    Dialect
 		path string
-	}{{Business, "/chat"}, {OpenAI, "/v1/chat/completions"}, {Anthropic, "/v1/messages"}} {
+	}{{Business, "/chat"}, {OpenAI, "/v1/chat/completions"}, {Anthropic, "/v1/messages"}, {Completions, "/v1/completions"}} {
 		for _, b := range BucketNames {
 			t.Run(string(d.d)+"/"+b, func(t *testing.T) {
 				t.Parallel()
-				body := `{"bucket":"` + b + `","mock_seed":31,"reasoning":true,"stream_options":{"include_usage":true}}`
+				body := `{"bucket":"` + b + `","mock_seed":31,"reasoning":true,"stream":true,"stream_options":{"include_usage":true}}`
 				p, err := Plan(d.d, []byte(body), cfg)
 				if err != nil {
 					t.Fatal(err)

@@ -16,7 +16,7 @@ func TestOpenAISeedPinsContentNotTiming(t *testing.T) {
 	t.Parallel()
 	cfg := fastConfig()
 	_, url := start(t, cfg)
-	const body = `{"bucket":"single_tool","seed":7,"messages":[{"role":"user","content":"refund?"}]}`
+	const body = `{"bucket":"single_tool","seed":7,"stream":true,"messages":[{"role":"user","content":"refund?"}]}`
 	var timing []string
 	text := ""
 	for range 5 {
@@ -82,7 +82,7 @@ func TestMockSeedPinsTiming(t *testing.T) {
 
 	_, url := start(t, cfg)
 	h := http.Header{SeedHeader: {"42"}}
-	x := postHeader(t, context.Background(), url+"/v1/chat/completions", `{"seed":7}`, h, nil)
+	x := postHeader(t, context.Background(), url+"/v1/chat/completions", `{"seed":7,"stream":true}`, h, nil)
 	if got := x.header.Get(SeedHeader); got != "42" {
 		t.Fatalf("request header seed 42 answered with seed %q", got)
 	}

@@ -30,6 +30,9 @@ type Server struct {
 	seq     atomic.Uint64
 	stats   stats
 	handler http.Handler
+	// created is when the server was made, in Unix seconds: the "created"
+	// of the model GET /v1/models lists.
+	created int64
 
 	mu  sync.Mutex
 	srv *http.Server
@@ -39,7 +42,7 @@ type Server struct {
 // makes Start return its problems and Handler answer 500 to everything;
 // call cfg.Validate first to find out earlier.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, created: time.Now().Unix()}
 	s.cfg.Tenants = make(map[string]int, len(cfg.Tenants))
 	for k, v := range cfg.Tenants {
 		s.cfg.Tenants[k] = v
@@ -52,18 +55,27 @@ func New(cfg Config) *Server {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /chat", s.endpoint(Business))
-	mux.HandleFunc("POST /v1/chat/completions", s.endpoint(OpenAI))
 	mux.HandleFunc("POST /v1/messages", s.endpoint(Anthropic))
 	mux.HandleFunc("GET /healthz", s.healthz)
+	// The OpenAI-compatible routes, also without /v1 for clients whose base
+	// URL lacks it.
+	for _, v := range [...]string{"/v1", ""} {
+		mux.HandleFunc("POST "+v+"/chat/completions", s.endpoint(OpenAI))
+		mux.HandleFunc("POST "+v+"/completions", s.endpoint(Completions))
+		mux.HandleFunc("GET "+v+"/models", s.models)
+		mux.HandleFunc("GET "+v+"/version", s.version)
+		mux.HandleFunc("GET "+v+"/health", s.healthz)
+	}
 	s.handler = mux
 	return s
 }
 
 // Handler returns the server's HTTP handler: POST /chat,
-// POST /v1/chat/completions, POST /v1/messages and GET /healthz. The
-// disconnect fault aborts a stream with panic(http.ErrAbortHandler), which
-// net/http's server turns into a closed connection; serve the handler with
-// net/http (or Start).
+// POST /v1/chat/completions, POST /v1/completions, POST /v1/messages,
+// GET /v1/models, GET /v1/version, GET /v1/health and GET /healthz, the
+// /v1 routes also without /v1. The disconnect fault aborts a stream with
+// panic(http.ErrAbortHandler), which net/http's server turns into a closed
+// connection; serve the handler with net/http (or Start).
 func (s *Server) Handler() http.Handler {
 	if s.err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -74,7 +86,9 @@ func (s *Server) Handler() http.Handler {
 }
 
 // Start listens on addr (e.g. "127.0.0.1:0" for a free port), serves in the
-// background and returns the base URL, e.g. "http://127.0.0.1:41234".
+// background and returns the base URL, e.g. "http://127.0.0.1:41234". A
+// base URL names the loopback address for an unspecified host (":8000",
+// "0.0.0.0:8000"), so that it can be dialled.
 func (s *Server) Start(addr string) (string, error) {
 	if s.err != nil {
 		return "", s.err
@@ -94,7 +108,16 @@ func (s *Server) Start(addr string) (string, error) {
 		IdleTimeout:       msDuration(s.cfg.IdleTimeoutMS),
 	}
 	go s.srv.Serve(ln)
-	return "http://" + ln.Addr().String(), nil
+	return baseURL(ln.Addr()), nil
+}
+
+// baseURL returns the URL of a listener's address, with 127.0.0.1 in place
+// of an unspecified IP (Go's wildcard TCP listeners are dual-stack).
+func baseURL(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port))
+	}
+	return "http://" + addr.String()
 }
 
 // Close stops a started server at once, cutting the open streams.
@@ -133,6 +156,7 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 		}
 		w.Header().Set(SeedHeader, strconv.FormatInt(req.seed, 10))
 		sched := plan(d, &req, &s.cfg)
+		sched.Created = arrived.Unix()
 		if sched.Status != http.StatusOK {
 			writeHTTPFault(w, d, sched.Status)
 			return
@@ -152,12 +176,12 @@ func (s *Server) nextSeed() int64 {
 	return int64((z ^ z>>31) >> 1)
 }
 
-// healthz answers GET /healthz with the live counters.
+// healthz answers GET /healthz (and GET /v1/health, GET /health) with the
+// live counters.
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	st := s.stats.snapshot()
 	b := append([]byte(`{"status":"ok","active":`), strconv.FormatInt(st.Active, 10)...)
 	b = append(append(b, `,"queued":`...), strconv.FormatInt(st.Queued, 10)...)
 	b = append(append(b, `,"requests":`...), strconv.FormatInt(st.Requests, 10)...)
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(append(b, "}\n"...))
+	writeJSON(w, append(b, "}\n"...))
 }

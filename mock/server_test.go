@@ -26,7 +26,8 @@ func TestSeedReproducesStream(t *testing.T) {
 		body string
 	}{
 		{Business, "/chat", `{"bucket":"multi_tool","tenant":"t","seed":123}`},
-		{OpenAI, "/v1/chat/completions", `{"bucket":"single_tool","mock_seed":123,"reasoning_effort":"high","stream_options":{"include_usage":true}}`},
+		{OpenAI, "/v1/chat/completions", `{"bucket":"single_tool","mock_seed":123,"reasoning_effort":"high","stream":true,"stream_options":{"include_usage":true}}`},
+		{Completions, "/v1/completions", `{"bucket":"multi_tool","mock_seed":123,"prompt":"refund?","stream":true,"stream_options":{"include_usage":true}}`},
 		{Anthropic, "/v1/messages", `{"metadata":{"bucket":"timeout_recovery","mock_seed":123},"thinking":{"type":"enabled"}}`},
 	} {
 		a, b := postT(t, url+c.path, c.body), postT(t, url+c.path, c.body)
@@ -223,6 +224,9 @@ func TestBadRequests(t *testing.T) {
 		{"/chat", `{"faults":["stall","explode"]}`, `unknown fault \"explode\"`, "error.message"},
 		{"/v1/chat/completions", `{"metadata":{"faults":"explode"}}`, `unknown fault \"explode\"`, "error.message"},
 		{"/v1/messages", `{"seed":"soon"}`, "seed must be an integer", "error.message"},
+		{"/v1/chat/completions", `{"stream":"yes"}`, "stream must be a boolean", "error.message"},
+		{"/v1/completions", `{"stream":1,"prompt":"hi"}`, "stream must be a boolean", "error.message"},
+		{"/v1/completions", `{"max_tokens":0,"prompt":"hi"}`, "max_tokens must be a positive integer", "error.message"},
 	} {
 		x := postT(t, url+c.path, c.body)
 		if x.status != http.StatusBadRequest || x.header.Get("Content-Type") != "application/json" {

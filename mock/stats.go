@@ -12,7 +12,8 @@ import (
 // is slow. Events and lateness are counted per stream and added to the
 // server's counters when the stream ends.
 type Stats struct {
-	// Requests counts the stream requests received (bad ones included).
+	// Requests counts the chat requests received, streamed or whole (bad
+	// ones included).
 	Requests int64
 	// Active is the number of streams in progress, queued ones included.
 	Active int64

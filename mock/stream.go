@@ -9,7 +9,8 @@ import (
 )
 
 // stream runs one accepted request: it waits for a tenant slot, then for a
-// model slot (Config.ModelSlots), then sends the scheduled events on time.
+// model slot (Config.ModelSlots), then sends the scheduled events on time
+// (or, for Schedule.Whole, the whole answer when the last one is due).
 // It holds both slots until the stream ends; its queue time is the whole
 // wait, from arrival until it holds both. One goroutine (the handler's) and
 // one timer per stream; nothing is shared on the way but the semaphores and
@@ -46,9 +47,11 @@ func (st *stream) run() {
 		st.out.batch = s.cfg.BufferBytes
 	}
 	h := st.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	if !sched.Hold {
+	if !sched.Whole {
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+	}
+	if !st.held() {
 		st.w.WriteHeader(http.StatusOK)
 		if st.rc.Flush() != nil {
 			return
@@ -69,6 +72,10 @@ func (st *stream) run() {
 	}
 	st.start = time.Now()
 	queueMS := durationMS(st.start.Sub(st.arrived))
+	if sched.Whole {
+		st.sendWhole(queueMS)
+		return
+	}
 	if sched.Hold {
 		h.Set("Server-Timing", "queue;dur="+strconv.FormatFloat(queueMS, 'f', 3, 64))
 		st.w.WriteHeader(http.StatusOK)
@@ -129,7 +136,7 @@ func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 	q := &st.srv.stats.queued
 	q.Add(1)
 	defer q.Add(-1)
-	if st.sched.Hold { // no headers yet, so no heartbeats
+	if st.held() { // no headers yet, so no heartbeats
 		select {
 		case sem <- struct{}{}:
 			return true
@@ -157,6 +164,10 @@ func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 		}
 	}
 }
+
+// held reports whether the headers wait for the dequeue (Schedule.Hold) or
+// for the whole answer (Schedule.Whole).
+func (st *stream) held() bool { return st.sched.Hold || st.sched.Whole }
 
 // sleepUntil waits for due; it reports false if the client left first.
 func (st *stream) sleepUntil(due time.Time) bool {
@@ -197,6 +208,8 @@ func appendEvent(b []byte, s *Schedule, e *Event, serverMS, queueMS float64) []b
 		return appendOpenAI(b, s, e, serverMS, queueMS)
 	case Anthropic:
 		return appendAnthropic(b, s, e, serverMS, queueMS)
+	case Completions:
+		return appendCompletions(b, s, e, serverMS, queueMS)
 	}
 	return appendBusiness(b, s, e, serverMS, queueMS)
 }

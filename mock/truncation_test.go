@@ -6,7 +6,8 @@ import (
 )
 
 // TestMaxTokensTruncates checks that OpenAI max_tokens and
-// max_completion_tokens and Anthropic max_tokens end the stream after that
+// max_completion_tokens (chat and legacy completions) and Anthropic
+// max_tokens end the stream after that
 // many generated tokens (content, reasoning and tool-argument deltas), with
 // finish_reason "length" / stop_reason "max_tokens" and the usage to match,
 // and that a limit above the answer changes nothing.
@@ -18,10 +19,12 @@ func TestMaxTokensTruncates(t *testing.T) {
 		tokens           int
 		reason           string
 	}{
-		{"openai max_tokens", "/v1/chat/completions", `{"bucket":"single_tool","mock_seed":3,"max_tokens":12,"stream_options":{"include_usage":true}}`, 12, "length"},
-		{"openai max_completion_tokens", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"reasoning_effort":"high","max_completion_tokens":5,"stream_options":{"include_usage":true}}`, 5, "length"},
-		{"openai both, the smaller wins", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"max_tokens":9,"max_completion_tokens":30,"stream_options":{"include_usage":true}}`, 9, "length"},
-		{"openai above the answer", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"max_tokens":100000,"stream_options":{"include_usage":true}}`, -1, "stop"},
+		{"openai max_tokens", "/v1/chat/completions", `{"bucket":"single_tool","mock_seed":3,"stream":true,"max_tokens":12,"stream_options":{"include_usage":true}}`, 12, "length"},
+		{"openai max_completion_tokens", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"stream":true,"reasoning_effort":"high","max_completion_tokens":5,"stream_options":{"include_usage":true}}`, 5, "length"},
+		{"openai both, the smaller wins", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"stream":true,"max_tokens":9,"max_completion_tokens":30,"stream_options":{"include_usage":true}}`, 9, "length"},
+		{"openai above the answer", "/v1/chat/completions", `{"bucket":"qa","mock_seed":3,"stream":true,"max_tokens":100000,"stream_options":{"include_usage":true}}`, -1, "stop"},
+		{"completions max_tokens", "/v1/completions", `{"bucket":"qa","mock_seed":3,"prompt":"hi","max_tokens":7,"stream":true,"stream_options":{"include_usage":true}}`, 7, "length"},
+		{"completions above the answer", "/v1/completions", `{"bucket":"qa","mock_seed":3,"prompt":"hi","max_tokens":500,"stream":true,"stream_options":{"include_usage":true}}`, -1, "stop"},
 		{"anthropic max_tokens", "/v1/messages", `{"bucket":"multi_tool","mock_seed":3,"max_tokens":20}`, 20, "max_tokens"},
 		{"anthropic above the answer", "/v1/messages", `{"bucket":"qa","mock_seed":3,"max_tokens":4096}`, -1, "end_turn"},
 	} {
@@ -44,12 +47,13 @@ func TestMaxTokensTruncates(t *testing.T) {
 			var ch struct {
 				Choices []struct {
 					Delta        map[string]json.RawMessage `json:"delta"`
+					Text         string                     `json:"text"`
 					FinishReason *string                    `json:"finish_reason"`
 				} `json:"choices"`
 			}
 			if json.Unmarshal([]byte(e.data), &ch) == nil && len(ch.Choices) == 1 {
 				d := ch.Choices[0].Delta
-				if isTokenDelta(d) {
+				if isTokenDelta(d) || ch.Choices[0].Text != "" {
 					tokens++
 				}
 				if ch.Choices[0].FinishReason != nil {

@@ -107,7 +107,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.StringVarP(&f.address, "address", "a", "", "serve k6's REST API on host:port, e.g. 0.0.0.0:6565 (off when empty; also K6_ADDRESS)")
 	fs.StringVar(&f.apiToken, "api-token", "", "require Authorization: Bearer TOKEN on every REST API request but GET /ping (also K6_API_TOKEN, which keeps it out of the process list)")
 	fs.BoolVar(&f.noVULimit, "no-vu-limit", false, "allow VU counts above the ceiling (1,000,000 per instance, or what this machine's memory holds at 144 KiB per VU)")
-	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL")
+	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL (and BASE_URL, LLM_URL, OPENAI_API_BASE, OPENAI_BASE_URL, HOST)")
 	f.mockFlags.add(fs, "mock-")
 	f.addK6Flags(fs)
 	return f

@@ -213,20 +213,28 @@ func oneLine(err error) string {
 	return strings.ReplaceAll(msg, "\n", "; ")
 }
 
-// startMock starts the simulated assistant in-process on a free loopback
-// port and sets SUT_URL in env (unless -e set it), so example scripts find
-// it. The returned function stops it.
+// startMock starts the simulated assistant in-process on --mock-addr, or
+// a free loopback port, and sets in env the names mockEnv lists (SUT_URL,
+// BASE_URL, OPENAI_API_BASE, …), each unless -e set it, so example scripts
+// and scripts written for other servers find it. The returned function
+// stops it.
 func startMock(f *runFlags, env map[string]string) (func(), error) {
 	srv, err := f.mockFlags.server()
 	if err != nil {
 		return nil, fmt.Errorf("--mock: %w", err)
 	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("--mock: %w", err)
+	addr, flag := f.mockFlags.addr, "--mock-addr"
+	if addr == "" {
+		addr, flag = "127.0.0.1:0", "--mock"
 	}
-	if _, set := keyValuesHas(f.env, "SUT_URL"); !set {
-		env["SUT_URL"] = url
+	url, err := srv.Start(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	for name, value := range mockEnv(url) {
+		if _, set := keyValuesHas(f.env, name); !set {
+			env[name] = value
+		}
 	}
 	return func() { _ = srv.Close() }, nil
 }
