@@ -20,7 +20,8 @@ const (
 // top-level code runs as a function of (exports, require, module,
 // __filename, __dirname). It is compiled once per bundle; every VU runs it
 // once. Imported from an ES module, its default export is module.exports
-// and any other name is the property of module.exports with that name.
+// (its default property when it is marked __esModule) and any other name
+// is the property of module.exports with that name.
 type cjsRecord struct {
 	path   string
 	prg    *sobek.Program
@@ -129,14 +130,28 @@ func (i *cjsInstance) exports() sobek.Value {
 	return i.module.Get("exports")
 }
 
-// GetBindingValue returns module.exports for "default" and its property
-// name otherwise.
+// GetBindingValue returns the default export for "default" (see
+// defaultExport) and the property name of module.exports otherwise.
 func (i *cjsInstance) GetBindingValue(name string) sobek.Value {
 	ex := i.exports()
 	if name == "default" {
-		return ex
+		return i.defaultExport(ex)
 	}
 	return property(i.vu.rt, ex, name)
+}
+
+// defaultExport is what an ES module's default import of this CommonJS
+// file gets, as in k6: module.exports, or its default property when the
+// file marks itself as compiled from an ES module (__esModule, as esbuild,
+// Babel and TypeScript do), so `import chai from 'k6chaijs.js'` is the
+// bundle's default export and not its exports object.
+func (i *cjsInstance) defaultExport(ex sobek.Value) sobek.Value {
+	if marked := property(i.vu.rt, ex, "__esModule"); marked != nil && marked.ToBoolean() {
+		if d := property(i.vu.rt, ex, "default"); d != nil && !sobek.IsUndefined(d) {
+			return d
+		}
+	}
+	return ex
 }
 
 // mainExport is what a CommonJS main script exports under name: the

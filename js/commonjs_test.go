@@ -40,6 +40,9 @@ exports.scenario = () => lib.double(21) + ' ' + lib.hasCheck + ' ' + lib.file;`,
 		{"esm default import of cjs", `
 import lib from './lib.js';
 export default function () { return lib.double(21) + ' ' + lib.hasCheck + ' ' + lib.file; }`, "default"},
+		{"esm default import of an esbuild cjs bundle", `
+import bundle, { double } from './esbuilt.js';
+export default function () { return (double === bundle.double ? bundle.run() : 'named import differs') + ' lib.js'; }`, "default"},
 		{"esm named import of cjs", `
 import { double, hasCheck, file } from './lib.js';
 export default function () { return double(21) + ' ' + hasCheck + ' ' + file; }`, "default"},
@@ -84,6 +87,13 @@ export default function () { return lib.double(21) + ' ' + lib.hasCheck + ' ' + 
 				"sub/inner.js":     `module.exports = { twice: require('../twice.js').twice };`,
 				"twice.js":         `export function twice(x) { return 2 * x; }`,
 				"unused/broken.js": `this is not javascript`,
+				// esbuild's CommonJS output of an ES module with a default
+				// export: exports.default plus the __esModule mark.
+				"esbuilt.js": `var lib = require('./lib.js');
+var chai = { run: function () { return lib.double(21) + ' ' + lib.hasCheck; }, double: lib.double };
+Object.defineProperty(exports, '__esModule', { value: true });
+exports.default = chai;
+exports.double = lib.double;`,
 			})
 			if got := callExport(t, dir, "main.js", tc.fn); got != "42 true lib.js" {
 				t.Errorf("%s() = %q, want %q", tc.fn, got, "42 true lib.js")
