@@ -3,7 +3,9 @@
 package sockstamp
 
 import (
+	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -18,8 +20,8 @@ var keepOnce sync.Once
 // first stamped connection — or of any connection after all the others
 // closed — could arrive unstamped and be timed when read. KeepOn opens one
 // UDP socket that asks for stamps and never closes it; the first call
-// waits until stamping is on (a few milliseconds at most). It fails
-// silently: without it, unstamped bytes are timed when read.
+// waits until a TCP segment arrives stamped (a few milliseconds at most).
+// It fails silently: without it, unstamped bytes are timed when read.
 func KeepOn() {
 	keepOnce.Do(func() {
 		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
@@ -30,45 +32,68 @@ func KeepOn() {
 			unix.Close(fd)
 			return
 		}
-		waitStamping(fd)
+		waitStamping()
 	})
 }
 
-// waitStamping sends datagrams to fd, bound to loopback, until one arrives
-// stamped, for at most keepOnWait; fd stays open. The kernel switches
+// waitStamping waits, for at most keepOnWait, until the kernel stamps
+// arriving TCP segments: it sends a byte over a loopback TCP connection
+// whose reading end asks for stamps until one is read stamped, the pause
+// between tries doubling from 100 µs to 10 ms. The kernel switches
 // stamping on in deferred work, which a busy or virtual machine may run
-// many milliseconds later: the pause between tries doubles from 100 µs
-// to 10 ms (100 tries of 100 µs were once not enough, and every first
-// read of the process came unstamped).
-func waitStamping(fd int) {
-	if unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}) != nil {
-		return
-	}
-	sa, err := unix.Getsockname(fd)
+// many milliseconds later. A datagram can't tell: UDP stamps a datagram
+// when it is read if it arrived unstamped, TCP does not.
+func waitStamping() {
+	ln, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		return
 	}
-	buf, oob := make([]byte, 1), make([]byte, OOBSize)
+	defer ln.Close()
+	client, err := net.DialTCP("tcp4", nil, ln.Addr().(*net.TCPAddr))
+	if err != nil {
+		return
+	}
+	defer client.Close()
+	server, err := ln.AcceptTCP()
+	if err != nil {
+		return
+	}
+	defer server.Close()
+	raw, err := client.SyscallConn()
+	if err != nil {
+		return
+	}
+	var serr error
+	if raw.Control(func(fd uintptr) { serr = Enable(int(fd)) }) != nil || serr != nil {
+		return
+	}
 	pause := 100 * time.Microsecond
 	for deadline := time.Now().Add(keepOnWait); time.Now().Before(deadline); pause = min(2*pause, 10*time.Millisecond) {
-		if unix.Sendto(fd, buf, 0, sa) != nil {
+		if stamped, ok := probe(server, raw); !ok || stamped {
 			return
 		}
-		for {
-			_, rx, wouldBlock, err := Read(fd, buf, oob)
-			if err != nil {
-				return
-			}
-			if wouldBlock {
-				ts := unix.NsecToTimespec(int64(pause)) // loopback delivers within the send; a pause for the kernel's switch
-				unix.Nanosleep(&ts, nil)
-				break
-			}
-			if rx != 0 {
-				return
-			}
-		}
+		time.Sleep(pause) // a pause for the kernel's deferred switch, not synchronisation
 	}
+}
+
+// probe writes one byte to server and reads it from the stamped raw end:
+// whether it came with a kernel stamp, and false ok on a failure.
+func probe(server *net.TCPConn, raw syscall.RawConn) (stamped, ok bool) {
+	if _, err := server.Write([]byte{1}); err != nil {
+		return false, false
+	}
+	buf, oob := make([]byte, 1), make([]byte, OOBSize)
+	var rx int64
+	var rerr error
+	err := raw.Read(func(fd uintptr) bool {
+		var wouldBlock bool
+		_, rx, wouldBlock, rerr = Read(int(fd), buf, oob)
+		return !wouldBlock
+	})
+	if err != nil || rerr != nil {
+		return false, false
+	}
+	return rx != 0, true
 }
 
 // keepOnWait bounds how long KeepOn waits for the kernel to stamp.
