@@ -157,13 +157,20 @@ func (f ecFamily) use() string {
 }
 
 // parseJWK reads an "EC" JWK: crv, x, y and, for a private key, d, which
-// must match x and y.
+// must match x and y. The key lies on the JWK's crv, as k6 reads it, also
+// when that differs from the algorithm's namedCurve (the standard would
+// refuse it; k6 scripts rely on k6 not checking); an unknown crv is a
+// DataError.
 func (f ecFamily) parseJWK(j jwk, curve elliptic.Curve, extractable bool, usages []string) (any, error) {
+	if crv, _ := j.str("crv", false); crv != curve.Params().Name {
+		c, ok := curves[crv]
+		if !ok {
+			return nil, fail(errData, "%s: the JWK's crv is %q, not P-256, P-384 or P-521", f.name, crv)
+		}
+		curve = c
+	}
 	if err := j.check("EC", f.use(), f.jwkAlg(curve), extractable, usages); err != nil {
 		return nil, err
-	}
-	if crv, _ := j.str("crv", false); crv != curve.Params().Name {
-		return nil, fail(errData, "%s: the JWK's crv is %q, not %s", f.name, crv, curve.Params().Name)
 	}
 	x, err := j.bytes("x", true)
 	if err != nil {

@@ -145,3 +145,24 @@ func TestECDHDeriveBits(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestECJWKOnItsOwnCurve checks that a JWK is read on its crv, as k6 reads
+// it, even when the algorithm names another namedCurve: a P-384 key
+// imported with namedCurve P-256 verifies what the P-384 key signed. An
+// unknown crv is a DataError.
+func TestECJWKOnItsOwnCurve(t *testing.T) {
+	got := runScript(t, `const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
+const data = utf8('signed');
+const sig = await subtle.sign({ name: 'ECDSA', hash: 'SHA-384' }, pair.privateKey, data);
+const jwk = await subtle.exportKey('jwk', pair.publicKey);
+const pub = await subtle.importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['verify']);
+const ok = await subtle.verify({ name: 'ECDSA', hash: 'SHA-384' }, pub, sig, data);
+let unknown = 'imported';
+try {
+  await subtle.importKey('jwk', { ...jwk, crv: 'P-192' }, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['verify']);
+} catch (e) { unknown = e.name; }
+return ok + ' ' + unknown;`)
+	if got != "true DataError" {
+		t.Errorf("got %q, want %q", got, "true DataError")
+	}
+}
