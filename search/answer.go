@@ -55,6 +55,9 @@ type Answer struct {
 	Met    *bool    `json:"met,omitempty"`
 	// Seconds is how long the search took.
 	Seconds float64 `json:"seconds"`
+	// Interrupted is true when the search was stopped (a signal) before
+	// it had its answer: the bound says what the steps so far showed.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // RateSummary is how often a rate passed.
@@ -127,6 +130,16 @@ func (a *Answer) SetExpect(expect float64) {
 // Line is the answer in one line: the capacity and the first gate to
 // fail above it, or why there is no such gate.
 func (a Answer) Line() string {
+	if a.Interrupted {
+		if a.Capacity == nil {
+			return "capacity: unknown — the search was interrupted before a rate passed"
+		}
+		line := fmt.Sprintf("capacity: at least %s req/s so far — the search was interrupted before it ended", FormatRate(*a.Capacity))
+		if a.FailRate != nil {
+			line += fmt.Sprintf("; %s req/s did not pass", FormatRate(*a.FailRate))
+		}
+		return line
+	}
 	switch a.Bound {
 	case BelowMin:
 		line := fmt.Sprintf("capacity: below %s req/s (--min did not pass)", FormatRate(a.Min))

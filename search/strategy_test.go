@@ -170,3 +170,23 @@ func TestBisectCountsRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedAnswer checks that a search stopped before its answer
+// says so instead of claiming a bound.
+func TestInterruptedAnswer(t *testing.T) {
+	s := NewStaircase(Bounds{Min: 10, Max: 50, Resolution: 1}, 0)
+	for range 2 {
+		rate, phase, _ := s.Next()
+		st := oracle(30, 0, nil)(rate)
+		st.Phase = phase
+		s.Record(st)
+	}
+	a := s.Answer()
+	a.Interrupted = true
+	if want := "capacity: at least 15 req/s so far — the search was interrupted before it ended"; a.Line() != want {
+		t.Errorf("line %q, want %q", a.Line(), want)
+	}
+	if a := (Answer{Interrupted: true}); a.Line() != "capacity: unknown — the search was interrupted before a rate passed" {
+		t.Errorf("line %q", a.Line())
+	}
+}

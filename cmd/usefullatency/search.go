@@ -111,6 +111,8 @@ func (s *searcher) run(ctx, force context.Context) int {
 	}
 	ans := strat.Answer()
 	ans.Seconds = math.Round(time.Since(began).Seconds()*10) / 10
+	_, _, more := strat.Next()
+	ans.Interrupted = more
 	if s.f.fs.Changed("expect") {
 		ans.SetExpect(s.sf.expect)
 	}
