@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"google.golang.org/grpc"
@@ -127,12 +128,20 @@ func (r *reflector) fetch(req *rpb.ServerReflectionRequest) error {
 	return nil
 }
 
-// ask sends req and returns its answer; an error answer is an error.
+// ask sends req and returns its answer; an error answer is an error. A
+// send that finds the stream already ended by the server (io.EOF: a
+// server without this reflection version answers Unimplemented at once)
+// returns the status RecvMsg reports, so Reflect can try the next version.
 func (r *reflector) ask(req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
+	resp := new(rpb.ServerReflectionResponse)
 	if err := r.stream.SendMsg(req); err != nil {
+		if errors.Is(err, io.EOF) {
+			if rerr := r.stream.RecvMsg(resp); rerr != nil {
+				return nil, rerr
+			}
+		}
 		return nil, err
 	}
-	resp := new(rpb.ServerReflectionResponse)
 	if err := r.stream.RecvMsg(resp); err != nil {
 		return nil, err
 	}
