@@ -263,11 +263,12 @@ func (f Format) appendLog(out []byte, l Line, now time.Time) []byte {
 	return append(out, '\n')
 }
 
-// appendLogfmtValue quotes v when it is empty or holds a space, a quote,
-// an equals sign or a control character, as logrus does.
+// appendLogfmtValue quotes v unless it is made only of letters, digits
+// and - . _ / @ ^ + (an empty value is quoted too), as logrus' text
+// formatter decides: "url=\"http://x\"" is quoted for its colon.
 func appendLogfmtValue(out []byte, v string) []byte {
 	if v != "" && !strings.ContainsFunc(v, func(r rune) bool {
-		return r <= ' ' || r == '"' || r == '=' || r == 0x7f
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._/@^+", r))
 	}) {
 		return append(out, v...)
 	}
