@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/usefullatency/usefullatency/runner"
@@ -35,10 +36,12 @@ func statusDocument(ctl *runner.Control) document[resource[statusAttributes]] {
 func writeStatus(w http.ResponseWriter, ctl *runner.Control) { writeJSON(w, statusDocument(ctl)) }
 
 // patchStatus answers PATCH /v1/status as k6 does: stopped true stops the
-// run; otherwise a paused value pauses or resumes it, and vus or vus-max
-// are refused (only k6's externally-controlled executor takes them). The
-// answer is the status after the change. The body is read up to
-// MaxStatusBodySize.
+// run; otherwise a paused value pauses or resumes it (500 "Pause error"
+// when refused), then vus and vus-max change the VUs of the test's
+// externally-controlled scenario: a test without one answers 500
+// "Execution config error", a change the executor refuses 400 "Config
+// update error". The answer is the status after the change. The body is
+// read up to MaxStatusBodySize.
 func patchStatus(w http.ResponseWriter, r *http.Request, ctl *runner.Control, b bodies) {
 	body, ok := b.read(w, r, MaxStatusBodySize)
 	if !ok {
@@ -62,9 +65,15 @@ func patchStatus(w http.ResponseWriter, r *http.Request, ctl *runner.Control, b 
 		}
 	}
 	if a.VUs != nil || a.VUsMax != nil {
-		writeError(w, http.StatusInternalServerError, "Execution config error",
-			"live VU configuration updates are not supported")
-		return
+		err := ctl.Scale(a.VUs, a.VUsMax)
+		switch {
+		case errors.Is(err, runner.ErrNotExternallyControlled):
+			writeError(w, http.StatusInternalServerError, "Execution config error", err.Error())
+			return
+		case err != nil:
+			writeError(w, http.StatusBadRequest, "Config update error", err.Error())
+			return
+		}
 	}
 	writeStatus(w, ctl)
 }

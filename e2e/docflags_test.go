@@ -22,7 +22,7 @@ var otherPrograms = map[string]string{
 }
 
 // helpedCommands are the commands whose "--help" lists their flags.
-var helpedCommands = []string{"run", "inspect", "archive", "merge", "aggregate", "compare", "search", "mock"}
+var helpedCommands = []string{"run", "inspect", "archive", "merge", "aggregate", "scale", "compare", "search", "mock"}
 
 // flagDefinition matches a flag's line in a command's help, "  -o, --out
 // stringArray   …" or "      --no-color   …", and captures the long flag.

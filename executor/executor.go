@@ -25,7 +25,8 @@ const (
 	// Completed: the iteration function returned.
 	Completed Outcome = iota
 	// Failed: it threw an exception (logged by the iterate function); k6
-	// counts such iterations as interrupted in its progress.
+	// counts such iterations as complete (its progress,
+	// exec.instance.iterationsCompleted).
 	Failed
 	// Interrupted: it was stopped (graceful stop expired or run stopped).
 	Interrupted
@@ -69,13 +70,22 @@ func (env *Env) global(local int64) int64 {
 	return env.Segment.Global(local)
 }
 
+// scale returns this instance's share of a VU count n of the whole test.
+func (env *Env) scale(n int64) int64 {
+	if env.Segment == nil {
+		return n
+	}
+	return env.Segment.Scale(n)
+}
+
 // Env is what an executor needs from the run.
 type Env struct {
 	Scenario options.Scenario
 	// VUs are the VUs initialised for this scenario before the test.
 	VUs []VU
 	// NewVU initialises one more VU (arrival-rate executors grow up to
-	// maxVUs); nil for executors that never grow.
+	// maxVUs, externally-controlled when its maxVUs is raised); nil for
+	// executors that never grow.
 	NewVU   func(ctx context.Context) (VU, error)
 	Iterate IterateFunc
 	Engine  *metrics.Engine
@@ -143,6 +153,8 @@ func New(env Env) (Executor, error) {
 		return newSharedIterations(env), nil
 	case options.TraceReplay:
 		return newTraceReplay(env), nil
+	case options.ExternallyControlled:
+		return newExternallyControlled(env), nil
 	}
 	return nil, fmt.Errorf("scenario %q: unknown executor %q", sc.Name, sc.Executor)
 }

@@ -14,15 +14,19 @@ type Stats struct {
 	peak atomic.Int64
 	// Initialised is the number of VUs the scenario owns.
 	Initialised atomic.Int64
+	// Released is the number of VUs the scenario initialised and gave up
+	// (externally-controlled, when its maxVUs is lowered and at its end).
+	Released atomic.Int64
 	// StartedAt is the unix nanosecond start time; 0 before the start.
 	StartedAt atomic.Int64
 	// Done is set when the scenario finished.
 	Done atomic.Bool
 }
 
-// count records an outcome.
+// count records an outcome. As in k6, an iteration that threw is a
+// complete one: only a stop or an abort interrupts an iteration.
 func (s *Stats) count(o Outcome) {
-	if o == Completed {
+	if o == Completed || o == Failed {
 		s.Completed.Add(1)
 	} else {
 		s.Interrupted.Add(1)

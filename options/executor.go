@@ -12,14 +12,16 @@ type executorSpec struct {
 	fields   []string
 	required []string
 	validate func(p *problems, sc Scenario)
+	// noGracefulStop refuses the common field gracefulStop, whatever its
+	// value, as k6 refuses it for externally-controlled.
+	noGracefulStop bool
 }
 
 // commonFields are accepted by every executor.
 var commonFields = []string{"executor", "startTime", "gracefulStop", "exec", "env", "tags"}
 
-// executors describes the supported executors: k6's six and ours,
-// trace-replay. k6's
-// externally-controlled executor is not supported.
+// executors describes the supported executors: k6's seven and ours,
+// trace-replay.
 var executors = map[string]executorSpec{
 	ConstantArrivalRate: {
 		fields:   slices.Concat([]string{"rate", "timeUnit", "duration", "preAllocatedVUs", "maxVUs"}, arrivalFields),
@@ -54,13 +56,23 @@ var executors = map[string]executorSpec{
 		required: []string{"file", "preAllocatedVUs"},
 		validate: validateTraceReplay,
 	},
+	ExternallyControlled: {
+		fields:         []string{"vus", "maxVUs", "duration"},
+		required:       []string{"duration"},
+		validate:       validateExternallyControlled,
+		noGracefulStop: true,
+	},
 }
 
 // executorNames lists the supported executors for messages.
 var executorNames = []string{
-	ConstantArrivalRate, ConstantVUs, PerVUIterations,
+	ConstantArrivalRate, ConstantVUs, ExternallyControlled, PerVUIterations,
 	RampingArrivalRate, RampingVUs, SharedIterations, TraceReplay,
 }
+
+// hideGracefulStop reports whether inspect leaves out gracefulStop: for
+// an executor that has none (externally-controlled).
+func hideGracefulStop(sc *Scenario) bool { return executors[sc.Executor].noGracefulStop }
 
 // allows reports whether field is valid for the executor.
 func (s executorSpec) allows(field string) bool {
@@ -72,11 +84,24 @@ var (
 	errNegative    = errors.New("must not be negative")
 	errNoStages    = errors.New("at least one stage is required")
 	errAllZeroLoad = errors.New("the start value or one of the stage targets must be more than 0")
+	// errNoGracefulStop is k6's refusal of gracefulStop for
+	// externally-controlled, whose VUs are interrupted at its end.
+	errNoGracefulStop = errors.New("not supported by the externally-controlled executor: its iterations are interrupted when it ends")
 )
 
 func validateConstantVUs(p *problems, sc Scenario) {
 	p.check(sc.VUs > 0, "vus", errPositive)
 	p.check(sc.Duration > 0, "duration", errPositive)
+}
+
+// validateExternallyControlled checks k6's rules for externally-controlled:
+// 0 ≤ vus ≤ maxVUs, a duration not negative (0 runs until the test is
+// stopped), and no gracefulStop.
+func validateExternallyControlled(p *problems, sc Scenario) {
+	p.check(sc.VUs >= 0, "vus", errNegative)
+	p.check(sc.MaxVUs >= sc.VUs, "maxVUs", fmt.Errorf("%d is less than vus (%d)", sc.MaxVUs, sc.VUs))
+	p.check(sc.Duration >= 0, "duration", errors.New("must not be negative; 0 runs until the test is stopped"))
+	p.check(sc.GracefulStop == 0, "gracefulStop", errNoGracefulStop)
 }
 
 func validateRampingVUs(p *problems, sc Scenario) {

@@ -35,7 +35,7 @@ func makeField[T any](conv func(any) (T, error), p func(*Scenario) *T) field {
 var scenarioFields = map[string]field{
 	"executor":        makeField(toString, func(sc *Scenario) *string { return &sc.Executor }),
 	"startTime":       makeField(toDuration, func(sc *Scenario) *Duration { return &sc.StartTime }),
-	"gracefulStop":    makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulStop }),
+	"gracefulStop":    makeField(toDuration, func(sc *Scenario) *Duration { return &sc.GracefulStop }).omitWhen(hideGracefulStop),
 	"env":             makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Env }),
 	"exec":            makeField(toString, func(sc *Scenario) *string { return &sc.Exec }),
 	"tags":            makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Tags }),

@@ -30,6 +30,9 @@ const (
 	SharedIterations    = "shared-iterations"
 	// TraceReplay is ours: iterations start at the timestamps of a file.
 	TraceReplay = "trace-replay"
+	// ExternallyControlled is k6's executor whose active VUs and maxVUs
+	// are changed while it runs, over the REST API.
+	ExternallyControlled = "externally-controlled"
 )
 
 // Scenario is one scenario's configuration, defaults applied. Only the fields

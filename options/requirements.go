@@ -92,7 +92,10 @@ func sum(xs []int64) int64 {
 // The iteration executors end at maxDuration, constant-vus and
 // constant-arrival-rate at duration, the ramping executors after their
 // stages; see rampingVUsPlan for ramping-vus. trace-replay's trace is not
-// read here: its plan ends at its gracefulStop.
+// read here: its plan ends at its gracefulStop. externally-controlled
+// reserves maxVUs, all planned, until its duration (it has no graceful
+// stop), and with duration 0 (until stopped) never gives them back, as in
+// k6: its plan is then one step.
 func ScenarioPlan(sc Scenario) []PlanStep {
 	stop := time.Duration(sc.GracefulStop)
 	reserve := func(planned, unplanned int64, end time.Duration) []PlanStep {
@@ -116,6 +119,11 @@ func ScenarioPlan(sc Scenario) []PlanStep {
 		return reserve(sc.PreAllocatedVUs, sc.MaxVUs-sc.PreAllocatedVUs, time.Duration(sc.TraceLength))
 	case RampingVUs:
 		return rampingVUsPlan(sc)
+	case ExternallyControlled:
+		if sc.Duration == 0 {
+			return []PlanStep{{At: 0, Planned: sc.MaxVUs}}
+		}
+		return reserve(sc.MaxVUs, 0, time.Duration(sc.Duration))
 	}
 	return []PlanStep{{}}
 }

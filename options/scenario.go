@@ -27,7 +27,8 @@ const (
 // vus 1; for ramping-vus startVUs 1 and gracefulRampDown 30s; for
 // per-vu-iterations and shared-iterations vus 1, iterations 1 and
 // maxDuration 10m; for trace-replay timeUnit 1ms, speed 1 and
-// timestampField "timestamp". Fields without a default (rate, duration, stages,
+// timestampField "timestamp"; for externally-controlled vus 0 and no
+// gracefulStop (0). Fields without a default (rate, duration, stages,
 // preAllocatedVUs, maxVUs) stay zero.
 func NewScenario(name, executor string) Scenario {
 	sc := Scenario{Name: name, Executor: executor, GracefulStop: defaultGracefulStop, Exec: defaultExec}
@@ -42,6 +43,8 @@ func NewScenario(name, executor string) Scenario {
 		sc.VUs, sc.Iterations, sc.MaxDuration = 1, 1, defaultMaxDuration
 	case TraceReplay:
 		sc.TimeUnit, sc.Speed, sc.TimestampField = defaultTraceTimeUnit, 1, defaultTimestampField
+	case ExternallyControlled:
+		sc.GracefulStop = 0
 	}
 	return sc
 }
@@ -65,7 +68,7 @@ func parseScenarios(v any) ([]Scenario, error) {
 
 // parseScenario reads one scenario: the executor first, then its fields
 // over NewScenario's defaults, then the required fields and the maxVUs
-// default (preAllocatedVUs).
+// default (preAllocatedVUs; vus for externally-controlled).
 func parseScenario(name string, v any) (Scenario, []error) {
 	path := "scenarios." + name
 	p := &problems{path: path}
@@ -89,6 +92,9 @@ func parseScenario(name string, v any) (Scenario, []error) {
 	}
 	if !given["maxVUs"] {
 		sc.MaxVUs = sc.PreAllocatedVUs
+		if executor == ExternallyControlled {
+			sc.MaxVUs = sc.VUs
+		}
 	}
 	return sc, p.errs
 }
@@ -109,7 +115,8 @@ func parseExecutor(v any) (string, error) {
 }
 
 // setScenarioFields sets every non-null field of raw on sc, rejecting
-// fields the executor does not accept. given holds the fields that were
+// fields the executor does not accept (gracefulStop, whatever its value,
+// for an executor without one). given holds the fields that were
 // not null, valid or not; "" counts as null for the numeric fields, as in
 // k6, so a required one is then missing.
 func setScenarioFields(sc *Scenario, path string, raw map[string]any) (given map[string]bool, errs []error) {
@@ -121,6 +128,8 @@ func setScenarioFields(sc *Scenario, path string, raw map[string]any) (given map
 		case !spec.allows(key):
 			errs = append(errs, &FieldError{Path: path, Err: fmt.Errorf(
 				"unknown field %q for executor %s", key, sc.Executor)})
+		case key == "gracefulStop" && spec.noGracefulStop:
+			errs = append(errs, &FieldError{Path: path + "." + key, Err: errNoGracefulStop})
 		default:
 			err := scenarioFields[key].set(sc, path+"."+key, raw[key])
 			given[key] = !errors.Is(err, errNull)

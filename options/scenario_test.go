@@ -84,8 +84,8 @@ func TestScenarioParseErrors(t *testing.T) {
 	}{
 		{"not an object", "fast", []string{"scenarios.s: expected an object"}},
 		{"missing executor", map[string]any{"vus": int64(1)}, []string{"scenarios.s.executor: required, one of"}},
-		{"unknown executor", map[string]any{"executor": "externally-controlled"},
-			[]string{`scenarios.s.executor: unsupported executor "externally-controlled"`}},
+		{"unknown executor", map[string]any{"executor": "constant-iterations"},
+			[]string{`scenarios.s.executor: unsupported executor "constant-iterations"`}},
 		{"executor not a string", map[string]any{"executor": int64(1)},
 			[]string{"scenarios.s.executor: expected a string, got number 1"}},
 		{"unknown field", map[string]any{"executor": "constant-vus", "duration": "1s", "rate": int64(1)},

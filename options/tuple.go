@@ -228,8 +228,18 @@ func (o Options) ExecutionTuple() (Tuple, error) {
 // so that together the instances run the global schedule exactly once.
 // A segment may receive 0 of a quantity (1 VU split in two, say); its
 // executor then has nothing to run, or, for an arrival-rate scenario left
-// without VUs, drops the iterations it owns.
+// without VUs, drops the iterations it owns. externally-controlled keeps
+// the whole test's counts: its executor scales them, and the counts the
+// REST API sets later, itself.
 func ScaleScenario(sc Scenario, t Tuple) Scenario {
+	if sc.Executor == ExternallyControlled {
+		return sc
+	}
+	return scaleCounts(sc, t)
+}
+
+// scaleCounts is ScaleScenario for every executor.
+func scaleCounts(sc Scenario, t Tuple) Scenario {
 	if t.IsFull() {
 		return sc
 	}

@@ -54,7 +54,7 @@ func (o Options) CheckVULimit(l VULimit) error {
 	var largest vuCount // the largest initialised count, named when only one scenario has any
 	scenarios := 0
 	for _, sc := range o.Scenarios {
-		counts := o.vuCounts(sc, ScaleScenario(sc, tuple))
+		counts := o.vuCounts(sc, scaleCounts(sc, tuple))
 		var peak, init int64
 		for _, c := range counts {
 			if c.n > l.MaxVUs {
@@ -126,6 +126,8 @@ func (o Options) vuCounts(sc, scaled Scenario) []vuCount {
 			out = append(out, c(fmt.Sprintf("stages[%d].target", i), st.Target, scaled.Stages[i].Target, true))
 		}
 		return out
+	case ExternallyControlled: // maxVUs are initialised before the start
+		return []vuCount{c("vus", sc.VUs, scaled.VUs, true), c("maxVUs", sc.MaxVUs, scaled.MaxVUs, true)}
 	case ConstantArrivalRate, RampingArrivalRate, TraceReplay:
 		return []vuCount{
 			c("preAllocatedVUs", sc.PreAllocatedVUs, scaled.PreAllocatedVUs, true),

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/usefullatency/usefullatency/executor"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/options"
 )
@@ -36,7 +37,8 @@ const (
 type Status struct {
 	Status ExecutionStatus
 	// Paused is true while a test started with --paused waits to be
-	// resumed.
+	// resumed, and while a running test whose scenarios are all
+	// externally-controlled is paused.
 	Paused bool
 	// VUs are the VUs running iterations now; VUsMax the VUs initialised.
 	VUs, VUsMax int64
@@ -54,6 +56,11 @@ type Status struct {
 // be resumed.
 var ErrAlreadyPaused = errors.New("execution is already paused")
 
+// ErrNotExternallyControlled is returned by Scale when the test has no
+// externally-controlled scenario, the only executor whose VUs change
+// while it runs; k6's message.
+var ErrNotExternallyControlled = errors.New("an externally-controlled executor needs to be configured for live configuration updates")
+
 // Control is the handle through which the REST API watches and steers one
 // run of a Test: a pause gate before setup and the scenarios, a stop that
 // takes the same path as SIGINT, read-only views of the metrics and groups,
@@ -66,6 +73,10 @@ type Control struct {
 
 	status atomic.Uint32
 	exec   atomic.Pointer[execution]
+
+	// steer serialises SetPaused and Scale, which may wait for
+	// iterations to stop; mu is not held meanwhile, so Status answers.
+	steer sync.Mutex
 
 	mu      sync.Mutex
 	paused  bool
@@ -116,14 +127,19 @@ func (c *Control) Status() Status {
 	return s
 }
 
-// SetPaused resumes a test that waits before its start (pause false). As
-// in k6, where only the externally-controlled executor (not implemented
-// here) can pause, every other request is an error: pausing a test that
-// waits already, or pausing or resuming a test that started.
+// SetPaused resumes a test that waits before its start (pause false), and
+// pauses or resumes a running test whose scenarios are all
+// externally-controlled, as k6 does: their VUs finish the iterations in
+// flight and wait, and their durations do not count the pause. As in k6,
+// every other request is an error: pausing a test that waits already,
+// pausing a paused test or resuming a running one, and pausing or
+// resuming a started test with a scenario of another executor.
 func (c *Control) SetPaused(pause bool) error {
+	c.steer.Lock()
+	defer c.steer.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if !c.started && c.paused {
+		defer c.mu.Unlock()
 		if pause {
 			return ErrAlreadyPaused
 		}
@@ -131,11 +147,77 @@ func (c *Control) SetPaused(pause bool) error {
 		close(c.resume)
 		return nil
 	}
-	if sc := c.opts.Scenarios; len(sc) > 0 {
-		return fmt.Errorf("%s executor '%s' can't be paused or resumed once the test has started; start it paused with --paused instead",
-			sc[0].Executor, sc[0].Name)
+	c.mu.Unlock()
+	controlled, err := c.pausable()
+	if err != nil {
+		return err
 	}
-	return errors.New("the test can't be paused or resumed once it has started; start it paused with --paused instead")
+	for _, ex := range controlled {
+		if err := ex.SetPaused(pause); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case pause && c.paused:
+		return errors.New("test execution was already paused")
+	case !pause && !c.paused:
+		return errors.New("test execution wasn't paused")
+	}
+	c.paused = pause
+	return nil
+}
+
+// pausable returns the executors of the test when all of them can be
+// paused, else the error that names the first scenario that cannot.
+func (c *Control) pausable() ([]executor.Controlled, error) {
+	e := c.exec.Load()
+	if e == nil {
+		return nil, errors.New("the test can't be paused or resumed once it has started; start it paused with --paused instead")
+	}
+	var out []executor.Controlled
+	for _, sr := range e.scenarios {
+		ex, ok := sr.ex.(executor.Controlled)
+		if !ok {
+			return nil, fmt.Errorf("%s executor '%s' can't be paused or resumed once the test has started; start it paused with --paused instead",
+				sr.sc.Executor, sr.sc.Name)
+		}
+		out = append(out, ex)
+	}
+	return out, nil
+}
+
+// Scale sets the active VUs and the VUs initialised (maxVUs) of the
+// test's first externally-controlled scenario, by startTime then name, as
+// k6's REST API does; nil keeps a count. Without such a scenario it
+// returns ErrNotExternallyControlled; a change the executor refuses (vus
+// above maxVUs, maxVUs below the scenario's own) returns the executor's
+// error. It returns when the change took effect.
+func (c *Control) Scale(vus, maxVUs *int64) error {
+	c.steer.Lock()
+	defer c.steer.Unlock()
+	var first *options.Scenario
+	for i := range c.opts.Scenarios {
+		sc := &c.opts.Scenarios[i]
+		if sc.Executor == options.ExternallyControlled && (first == nil || sc.StartTime < first.StartTime ||
+			sc.StartTime == first.StartTime && sc.Name < first.Name) {
+			first = sc
+		}
+	}
+	if first == nil {
+		return ErrNotExternallyControlled
+	}
+	e := c.exec.Load()
+	if e == nil {
+		return errors.New("the test's scenarios are not ready yet: try again once its VUs are initialising")
+	}
+	for _, sr := range e.scenarios {
+		if ex, ok := sr.ex.(executor.Controlled); ok && sr.sc.Name == first.Name {
+			return ex.Scale(vus, maxVUs)
+		}
+	}
+	return ErrNotExternallyControlled
 }
 
 // Stop stops the run as a first SIGINT does: the iterations in flight are

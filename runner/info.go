@@ -24,16 +24,20 @@ func (e *execution) VUsActive() int64 {
 	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Active.Load() })
 }
 
-// VUsInitialized returns the VUs initialised so far.
-func (e *execution) VUsInitialized() int64 { return e.nextVU.Load() }
+// VUsInitialized returns the VUs initialised so far, less those the
+// scenarios gave up (an externally-controlled scenario's lowered maxVUs).
+func (e *execution) VUsInitialized() int64 {
+	return e.nextVU.Load() - e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Released.Load() })
+}
 
-// IterationsCompleted returns the iterations that ran to their end.
+// IterationsCompleted returns the iterations that ran to their end or
+// threw.
 func (e *execution) IterationsCompleted() int64 {
 	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Completed.Load() })
 }
 
-// IterationsInterrupted returns the iterations that were interrupted or
-// threw.
+// IterationsInterrupted returns the iterations a stop cut short or an
+// abort ended; one that threw is complete, as in k6.
 func (e *execution) IterationsInterrupted() int64 {
 	return e.sum(func(sr *scenarioRun) int64 { return sr.ex.Stats().Interrupted.Load() })
 }

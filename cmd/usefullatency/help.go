@@ -13,7 +13,7 @@ import (
 // the order is the usage's.
 var commandTopics = []struct{ command, topic string }{
 	{"run", "cli"}, {"inspect", "cli"}, {"archive", "cli"},
-	{"merge", "distributed"}, {"aggregate", "distributed"}, {"compare", "comparing"},
+	{"merge", "distributed"}, {"aggregate", "distributed"}, {"scale", "distributed"}, {"compare", "comparing"},
 	{"search", "searching"}, {"mock", "mock"}, {"version", "cli"},
 }
 

@@ -113,7 +113,7 @@ func TestHelpCommandPrintsFlags(t *testing.T) {
 func TestCommandHelpEndsWithManualLine(t *testing.T) {
 	want := map[string]string{
 		"run": "cli", "inspect": "cli", "archive": "cli", "version": "cli",
-		"merge": "distributed", "aggregate": "distributed", "compare": "comparing", "search": "searching", "mock": "mock",
+		"merge": "distributed", "aggregate": "distributed", "scale": "distributed", "compare": "comparing", "search": "searching", "mock": "mock",
 	}
 	if len(want) != len(commandTopics) {
 		t.Fatalf("the test knows %d commands, commandTopics %d", len(want), len(commandTopics))

@@ -1,5 +1,5 @@
 // Command usefullatency runs k6-style test scripts and measures when
-// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, compare, search, mock, version, help.
+// streaming answers become useful. Subcommands: run, inspect, archive, merge, aggregate, scale, compare, search, mock, version, help.
 package main
 
 import (
@@ -27,6 +27,7 @@ Usage:
   usefullatency archive [flags] script.js  bundle the test into a k6-style archive (-O archive.tar)
   usefullatency merge [flags] FILE...      one summary of runners' -o result=FILE files
   usefullatency aggregate [--listen addr]  live thresholds over runners' -o aggregator=URL posts
+  usefullatency scale -u N [-m M]          change the VUs of a running test (externally-controlled)
   usefullatency compare BASE... -- NEW...  what regressed between two sets of runs' result files
   usefullatency search [flags] script.js   the highest arrival rate at which every threshold holds
   usefullatency mock [--addr host:port]    serve the simulated after-sales assistant
@@ -87,6 +88,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return mergeCmd(args[1:], stdout, stderr)
 	case "aggregate":
 		return aggregateCmd(args[1:], stdout, stderr)
+	case "scale":
+		return scaleCmd(args[1:], stdout, stderr)
 	case "compare":
 		return compareCmd(args[1:], stdout, stderr)
 	case "search":
