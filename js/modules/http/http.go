@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/cookiejar"
 	"strconv"
@@ -59,8 +60,8 @@ func newHTTP(vu modules.VU) *HTTP {
 }
 
 // Exports returns the request functions, the response callback functions
-// and k6's TLS version constants, as the default export and as named
-// exports.
+// and k6's TLS version and OCSP constants, as the default export and as
+// named exports.
 func (h *HTTP) Exports() modules.Exports {
 	named := map[string]any{
 		"request": h.request, "get": h.get, "head": h.head, "post": h.bodyMethod(http.MethodPost),
@@ -75,6 +76,7 @@ func (h *HTTP) Exports() modules.Exports {
 		"file": h.file, "url": h.url,
 		"TLS_1_0": "tls1.0", "TLS_1_1": "tls1.1", "TLS_1_2": "tls1.2", "TLS_1_3": "tls1.3",
 	}
+	maps.Copy(named, ocspExports())
 	return modules.Exports{Default: named, Named: named}
 }
 
@@ -110,7 +112,8 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	h.roundTripper()
 	h.newIteration()
 	d := defaults{
-		redirects: h.settings.maxRedirects, expect: h.expect, jar: h.vuJar(), userAgent: h.settings.userAgent,
+		redirects: h.settings.maxRedirects, redirectsSet: h.settings.maxRedirectsSet,
+		expect: h.expect, jar: h.vuJar(), userAgent: h.settings.userAgent,
 	}
 	if h.settings.discard {
 		d.responseType = asNone
@@ -200,6 +203,9 @@ func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 		}
 		h.warnFailed(ex)
 	}
+	if ex.stoppedAfter > 0 && !c.req.redirectsSet {
+		h.warnRedirects(c.req.url, ex.stoppedAfter)
+	}
 	obj := responseValue(h.vu.Runtime(), c.req, ex)
 	h.addPageMethods(obj, c.req, ex)
 	return obj, nil
@@ -208,13 +214,27 @@ func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 // warnFailed logs k6's "Request Failed" warning for a request that got no
 // response, with the error as Go's client words it: Get "url": reason.
 func (h *HTTP) warnFailed(ex *exchange) {
+	method := strings.ToUpper(ex.method[:min(1, len(ex.method))]) + strings.ToLower(ex.method[min(1, len(ex.method)):])
+	msg := fmt.Sprintf("%s %q: %s", method, redact.URL(ex.url), redact.Text(ex.errorMsg))
+	h.warn("Request Failed  error=" + strconv.Quote(msg))
+}
+
+// warnRedirects logs k6's warning for a request to url that stopped at the
+// default redirect limit and returned the redirect response; sent is the
+// number of requests it sent, as k6 counts "redirects" in it.
+func (h *HTTP) warnRedirects(url string, sent int) {
+	h.warn(fmt.Sprintf("Stopped after %d redirects and returned the redirection; pass { redirects: n } in request params"+
+		" or set global maxRedirects to silence this  url=%s", sent, strconv.Quote(redact.URL(url))))
+}
+
+// warn writes a warning to the run's log in the terminal form, "WARN
+// message  key=value" (see logline).
+func (h *HTTP) warn(line string) {
 	st := h.vu.State()
 	if st == nil || st.Run == nil || st.Run.Log == nil {
 		return
 	}
-	method := strings.ToUpper(ex.method[:min(1, len(ex.method))]) + strings.ToLower(ex.method[min(1, len(ex.method)):])
-	msg := fmt.Sprintf("%s %q: %s", method, redact.URL(ex.url), redact.Text(ex.errorMsg))
-	fmt.Fprintf(st.Run.Log, "WARN Request Failed  error=%s\n", strconv.Quote(msg))
+	fmt.Fprintf(st.Run.Log, "WARN %s\n", line)
 }
 
 // request is http.request(method, url, body, params): it sends the request,

@@ -1,17 +1,17 @@
 package k6http_test
 
 import (
-	"bufio"
 	"crypto/tls"
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/usefullatency/usefullatency/js/modules"
+	"golang.org/x/net/http2"
 )
 
 // protocolServer starts a TLS server speaking HTTP/2: /reset resets the
@@ -54,10 +54,11 @@ func TestHTTP2ErrorsAndEarlyHints(t *testing.T) {
 	}
 }
 
-// goAwayServer starts a TLS server speaking just enough HTTP/2 by hand:
-// once a request's HEADERS arrive it sends GOAWAY (last stream 1,
-// ENHANCE_YOUR_CALM) and closes the connection.
-func goAwayServer(t *testing.T) string {
+// goAwayServer starts a TLS server speaking just enough HTTP/2, with
+// golang.org/x/net/http2's Framer: once a request's HEADERS arrive it sends
+// GOAWAY (lastStream, code, debug data "whatever"), so the GOAWAY reaches
+// the request in flight, and closes the connection.
+func goAwayServer(t *testing.T, lastStream uint32, code http2.ErrCode) string {
 	t.Helper()
 	certPEM, keyPEM := clientKeyPair(t, "127.0.0.1")
 	cert, err := tls.X509KeyPair([]byte(certPEM), []byte(keyPEM))
@@ -75,48 +76,69 @@ func goAwayServer(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			go serveGoAway(c)
+			go serveGoAway(c.(*tls.Conn), lastStream, code)
 		}
 	}()
 	return "https://" + l.Addr().String()
 }
 
-// serveGoAway answers one connection's first request with GOAWAY.
-func serveGoAway(c net.Conn) {
+// serveGoAway answers one connection's first request with GOAWAY, then
+// half-closes the connection and reads what the client still sends until
+// it closes too (closing with unread data would reset the connection).
+func serveGoAway(c *tls.Conn, lastStream uint32, code http2.ErrCode) {
 	defer c.Close()
-	r := bufio.NewReader(c)
-	if _, err := io.ReadFull(r, make([]byte, 24)); err != nil { // the client preface
+	if _, err := io.ReadFull(c, make([]byte, len(http2.ClientPreface))); err != nil {
 		return
 	}
-	frame := func(typ, flags byte, payload []byte) []byte {
-		n := len(payload)
-		return append([]byte{byte(n >> 16), byte(n >> 8), byte(n), typ, flags, 0, 0, 0, 0}, payload...)
-	}
-	_, _ = c.Write(frame(0x4, 0, nil)) // SETTINGS
+	fr := http2.NewFramer(c, c)
+	_ = fr.WriteSettings()
 	for {
-		var h [9]byte
-		if _, err := io.ReadFull(r, h[:]); err != nil {
+		f, err := fr.ReadFrame()
+		if err != nil {
 			return
 		}
-		n := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
-		if _, err := io.ReadFull(r, make([]byte, n)); err != nil {
-			return
-		}
-		switch {
-		case h[3] == 0x4 && h[4]&1 == 0: // the client's SETTINGS: acknowledge
-			_, _ = c.Write(frame(0x4, 1, nil))
-		case h[3] == 0x1: // HEADERS of stream 1
-			_, _ = c.Write(frame(0x7, 0, []byte{0, 0, 0, 1, 0, 0, 0, 0xb}))
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				_ = fr.WriteSettingsAck()
+			}
+		case *http2.HeadersFrame:
+			_ = fr.WriteGoAway(lastStream, code, []byte("whatever"))
+			_ = c.CloseWrite()
+			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, _ = io.Copy(io.Discard, c)
 			return
 		}
 	}
 }
 
+// TestHTTP2GoAway checks k6's codes for a GOAWAY that reaches a request in
+// flight: 1610 + 1 + the HTTP/2 error code when the server had taken the
+// request (its last stream ID is the request's or above) and closed the
+// connection; 1000, as in k6, when the GOAWAY says the server never took
+// the request.
 func TestHTTP2GoAway(t *testing.T) {
-	base := goAwayServer(t)
-	mustRun(t, `export default function () {
+	for _, tc := range []struct {
+		name       string
+		lastStream uint32
+		code       http2.ErrCode
+		want       int
+	}{
+		{"ENHANCE_YOUR_CALM", 1, http2.ErrCodeEnhanceYourCalm, 1622},
+		{"INADEQUATE_SECURITY, last stream above", 4, http2.ErrCodeInadequateSecurity, 1623},
+		{"NO_ERROR", 1, http2.ErrCodeNo, 1611},
+		{"request never taken", 0, http2.ErrCodeEnhanceYourCalm, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustRun(t, `export default function () {
   const r = http.get(__ENV.BASE + '/');
-  eq([r.status, r.error_code], [0, 1622], 'GOAWAY with ENHANCE_YOUR_CALM');
-  if (!r.error.includes('GOAWAY')) throw new Error(r.error);
-}`, map[string]string{"BASE": base}, func(run *modules.Run) { run.InsecureSkipTLSVerify = true })
+  eq([r.status, r.error_code], [0, Number(__ENV.WANT)], 'status and error_code');
+  if (!r.error.includes('GOAWAY') || !r.error.includes(__ENV.CODE)) throw new Error(r.error);
+}`, map[string]string{"BASE": goAwayServer(t, tc.lastStream, tc.code), "WANT": fmt.Sprint(tc.want), "CODE": tc.code.String()},
+				func(run *modules.Run) { run.InsecureSkipTLSVerify = true })
+			if s := r.of("http_reqs"); len(s) != 1 || s[0].Tags["error_code"] != fmt.Sprint(tc.want) {
+				t.Errorf("http_reqs %+v", s)
+			}
+		})
+	}
 }

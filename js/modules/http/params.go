@@ -25,8 +25,10 @@ var paramKeys = map[string]bool{
 
 // defaults are the values of the params a request leaves out.
 type defaults struct {
-	// redirects is the maxRedirects option.
-	redirects int
+	// redirects is the maxRedirects option; redirectsSet reports that
+	// the run set it.
+	redirects    int
+	redirectsSet bool
 	// expect is the VU's response callback.
 	expect *statusSet
 	// jar is the VU's cookie jar.
@@ -50,7 +52,7 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 		return nil, err
 	}
 	req := &request{
-		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects,
+		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects, redirectsSet: d.redirectsSet,
 		tags: map[string]string{}, expect: d.expect, jar: d.jar, responseType: d.responseType,
 		maxResponseSize: httpsafe.DefaultMaxResponseSize,
 	}
@@ -167,6 +169,7 @@ func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (er
 		req.timeout, err = modules.PositiveDuration(v)
 	case "redirects":
 		req.redirects, err = redirectCount(v)
+		req.redirectsSet = true
 	case "responseType":
 		req.responseType, err = parseResponseType(v.String())
 	case "jar":

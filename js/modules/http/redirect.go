@@ -13,7 +13,8 @@ import (
 // exchange, hops included, is passed to record as soon as it ended, and the
 // cookies it set go to the request's jar before the next hop. It returns
 // the last exchange: past req.redirects, the last redirect response, as in
-// k6; a refused redirect (https to http) carries an error.
+// k6, marked with the number of requests sent (stoppedAfter); a refused
+// redirect (https to http) carries an error.
 func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*exchange)) *exchange {
 	ctx, cancel := context.WithTimeoutCause(ctx, req.timeout, errRequestTimeout)
 	defer cancel()
@@ -25,7 +26,12 @@ func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*ex
 		ex := req.sendHop(ctx, rt, hop.Method, target, hopHeader(hop.Header, req, target), hop.Body, record)
 		storeCookies(req.jar, target, ex.header)
 		loc := ex.header.Get("Location")
-		if (ex.errorCode != 0 && ex.status == 0) || !httpsafe.IsRedirect(ex.status) || loc == "" || followed > req.redirects {
+		if (ex.errorCode != 0 && ex.status == 0) || !httpsafe.IsRedirect(ex.status) || loc == "" {
+			record(ex)
+			return ex
+		}
+		if followed > req.redirects {
+			ex.stoppedAfter = followed
 			record(ex)
 			return ex
 		}

@@ -36,7 +36,11 @@ type request struct {
 	timeout time.Duration
 	// redirects is how many redirects are followed; 0 returns the first
 	// redirect response.
-	redirects    int
+	redirects int
+	// redirectsSet reports that the redirects param or the maxRedirects
+	// option chose redirects: stopping at the limit is then expected and
+	// not warned about, as in k6.
+	redirectsSet bool
 	responseType responseType
 	// tags are the request's own tags (params.tags).
 	tags map[string]string
@@ -89,6 +93,8 @@ type exchange struct {
 	remoteIP           string
 	remotePort         int
 	tlsVersion, cipher string
+	// ocsp is the OCSP response stapled to the TLS handshake.
+	ocsp ocspInfo
 
 	// errorCode is k6's code of the failure, 0 when none; errorMsg says
 	// what failed.
@@ -103,4 +109,8 @@ type exchange struct {
 	// challenge marks the 401 a digest-authenticated request answers:
 	// it counts as an expected response, as in k6.
 	challenge bool
+	// stoppedAfter is, for the redirect response returned because the
+	// request reached its redirect limit, the number of requests sent,
+	// the first included (k6's count in its warning); 0 otherwise.
+	stoppedAfter int
 }

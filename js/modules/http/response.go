@@ -19,7 +19,7 @@ func responseValue(rt *sobek.Runtime, req *request, ex *exchange) *sobek.Object 
 		"headers": sortedObject(rt, joinedHeaders(ex.header)), "body": bodyValue(rt, req.responseType, ex),
 		"error": ex.errorMsg, "error_code": errorCode(ex),
 		"remote_ip": ex.remoteIP, "remote_port": ex.remotePort,
-		"tls_version": ex.tlsVersion, "tls_cipher_suite": ex.cipher,
+		"tls_version": ex.tlsVersion, "tls_cipher_suite": ex.cipher, "ocsp": ex.ocsp.value(rt),
 		"timings": map[string]any{
 			"blocked": t.Blocked, "connecting": t.Connecting, "tls_handshaking": t.TLSHandshaking,
 			"sending": t.Sending, "waiting": t.Waiting, "receiving": t.Receiving, "duration": t.Duration,

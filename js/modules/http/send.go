@@ -71,7 +71,8 @@ func bodyReader(body []byte) io.Reader {
 	return bytes.NewReader(body)
 }
 
-// readResponse copies the status, headers, TLS state and whole body of res
+// readResponse copies the status, headers, TLS state (OCSP staple included)
+// and whole body of res
 // into ex, decoded (see readBody) unless it is discarded, and closes the
 // body.
 func (ex *exchange) readResponse(res *http.Response, rd bodyReading) error {
@@ -79,6 +80,7 @@ func (ex *exchange) readResponse(res *http.Response, rd bodyReading) error {
 	ex.status, ex.statusText, ex.proto, ex.header = res.StatusCode, res.Status, res.Proto, res.Header
 	if res.TLS != nil {
 		ex.tlsVersion, ex.cipher = tlsVersionName(res.TLS.Version), tls.CipherSuiteName(res.TLS.CipherSuite)
+		ex.ocsp = stapledOCSP(res.TLS)
 	}
 	if rd.discard {
 		_, err := io.Copy(io.Discard, res.Body)

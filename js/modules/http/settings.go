@@ -8,7 +8,9 @@ import (
 // the run's consolidated options (absent options keep k6's defaults).
 type settings struct {
 	// maxRedirects is the default of the redirects param: 10.
-	maxRedirects int
+	// maxRedirectsSet reports that the run set the option.
+	maxRedirects    int
+	maxRedirectsSet bool
 	// throw turns network failures (status 0) into exceptions.
 	throw bool
 	// batch and batchPerHost bound the parallel requests of http.batch:
@@ -44,6 +46,7 @@ func runSettings(run *modules.Run, vuID int64) settings {
 			*dst = n
 		}
 	}
+	_, s.maxRedirectsSet = run.IntOption("maxRedirects")
 	if s.network.UserAgentSet {
 		s.userAgent = s.network.UserAgent
 	}

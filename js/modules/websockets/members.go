@@ -71,16 +71,10 @@ func (s *socket) bufferedAmount() any {
 }
 
 // send is ws.send(data): a string is sent as a text message; an
-// ArrayBuffer, a typed array, a DataView or a Blob as a binary one. Before
-// the socket opened it throws InvalidStateError; once it is closing the
-// message is dropped.
+// ArrayBuffer, a typed array, a DataView or a Blob as a binary one. It
+// throws InvalidStateError unless the socket is open.
 func (s *socket) send(data sobek.Value) {
-	if s.state == connecting {
-		panic(domError(s.rt, "InvalidStateError", "WebSocket.send: the socket is still connecting: send from onopen"))
-	}
-	if s.state != open {
-		return
-	}
+	s.requireOpen("send")
 	text, bytes := s.payload(data)
 	if s.session.Conn.Send(text, bytes) {
 		s.session.Sent()
@@ -141,12 +135,28 @@ func sendableCode(code int) bool {
 }
 
 // ping is ws.ping(): a ping frame; the pong fires a pong event and its
-// round trip is a ws_ping sample. It does nothing unless the socket is
-// open.
+// round trip is a ws_ping sample. It throws InvalidStateError unless the
+// socket is open.
 func (s *socket) ping() {
-	if s.state == open {
-		s.session.Conn.Ping()
+	s.requireOpen("ping")
+	s.session.Conn.Ping()
+}
+
+// requireOpen throws an InvalidStateError naming method unless the socket
+// is OPEN, as k6 does for send() and ping() in any other state. (A
+// browser's send() throws only while connecting and drops the data once
+// closing; k6 throws then too, which is what ends a setInterval that
+// pings a socket the server closed.)
+func (s *socket) requireOpen(method string) {
+	switch s.state {
+	case open:
+		return
+	case connecting:
+		panic(domError(s.rt, "InvalidStateError", "WebSocket."+method+": the socket is still connecting: "+method+" from onopen"))
+	case closing:
+		panic(domError(s.rt, "InvalidStateError", "WebSocket."+method+": the socket is closing"))
 	}
+	panic(domError(s.rt, "InvalidStateError", "WebSocket."+method+": the socket is closed"))
 }
 
 // domError returns an Error named like a DOMException (name).

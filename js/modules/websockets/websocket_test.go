@@ -158,7 +158,6 @@ export default function () {
   client.onopen = () => {
     client.close(4002, 'done');
     eq(client.readyState, WebSocket.CLOSING, 'closing');
-    client.send('dropped once closing');
   };
   client.onmessage = () => { throw new Error('no message after close()'); };
   client.onclose = (e) => eq([e.code, e.wasClean, client.readyState], [4002, true, 3], 'client close');
@@ -169,9 +168,72 @@ export default function () {
 }`)
 }
 
+// TestSendAndPingNeedAnOpenSocket checks k6's InvalidStateError from
+// send() and ping() in every state but OPEN.
+func TestSendAndPingNeedAnOpenSocket(t *testing.T) {
+	r := mustRun(t, `
+export default function () {
+  const ws = new WebSocket(__ENV.WS);
+  const got = [];
+  const attempt = (what, fn) => {
+    try { fn(); got.push(what + ': no error'); } catch (e) { got.push(what + ': ' + e.name + ': ' + e.message); }
+  };
+  attempt('ping connecting', () => ws.ping());
+  ws.onopen = () => {
+    ws.close();
+    attempt('send closing', () => ws.send('x'));
+    attempt('ping closing', () => ws.ping());
+  };
+  ws.onclose = () => {
+    attempt('send closed', () => ws.send(new Uint8Array([1])));
+    attempt('ping closed', () => ws.ping());
+    eq(got, [
+      'ping connecting: InvalidStateError: WebSocket.ping: the socket is still connecting: ping from onopen',
+      'send closing: InvalidStateError: WebSocket.send: the socket is closing',
+      'ping closing: InvalidStateError: WebSocket.ping: the socket is closing',
+      'send closed: InvalidStateError: WebSocket.send: the socket is closed',
+      'ping closed: InvalidStateError: WebSocket.ping: the socket is closed',
+    ], 'errors');
+    console.log('checked');
+  };
+}`)
+	if !strings.Contains(r.log, "checked") {
+		t.Fatalf("the close event did not run: %q", r.log)
+	}
+	if n := len(r.of("ws_msgs_sent")); n != 0 {
+		t.Errorf("%d messages sent by a socket that was never open for them, want 0", n)
+	}
+}
+
+// TestAPingIntervalEndsWithTheSocket runs the shape of k6's echo example: an
+// interval that pings and is never cleared. Once the server closed the
+// socket, the next ping throws, which fails the iteration and so ends it,
+// as in k6, instead of pinging a closed socket until the run is stopped.
+func TestAPingIntervalEndsWithTheSocket(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	r := runCtx(ctx, t, `
+export default function () {
+  const ws = new WebSocket(__ENV.WS);
+  ws.onopen = () => {
+    setInterval(() => ws.ping(), 20);
+    ws.send('close:1000:bye');
+  };
+  ws.onclose = (e) => console.log('closed by the server: ' + e.code);
+}`, nil)
+	if r.err == nil || !strings.Contains(r.err.Error(), "InvalidStateError") || !strings.Contains(r.err.Error(), "the socket is closed") {
+		t.Fatalf("err %v after %v, want the ping's InvalidStateError\n%s", r.err, time.Since(start), r.log)
+	}
+	if !strings.Contains(r.log, "closed by the server: 1000") {
+		t.Errorf("no close event before the ping threw: %q", r.log)
+	}
+}
+
 func TestBadArgumentsThrow(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"send before open", "new WebSocket(__ENV.WS).send('x')", "InvalidStateError"},
+		{"ping before open", "new WebSocket(__ENV.WS).ping()", "InvalidStateError"},
 		{"not a ws URL", "new WebSocket('http://x/')", "SyntaxError"},
 		{"unknown param", "new WebSocket(__ENV.WS, null, { nosuch: 1 })", "params.nosuch"},
 		{"jar", "new WebSocket(__ENV.WS, null, { jar: {} })", "want a CookieJar of k6/http"},
