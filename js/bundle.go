@@ -59,6 +59,10 @@ type Config struct {
 	// MaxFileSize is the largest local file the bundle reads, in bytes;
 	// zero is DefaultMaxFileSize (1 GiB). See ReadLocalFile.
 	MaxFileSize int64
+	// Secrets are the run's secret sources (--secret-source), which the
+	// runner hands to its VUs as modules.Run.Secrets for k6/secrets; the
+	// bundle does not use them. nil is no source.
+	Secrets modules.Secrets
 }
 
 // NewBundle reads, parses and links the script at path with its imports,

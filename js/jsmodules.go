@@ -13,6 +13,7 @@ import (
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
+	k6secrets "github.com/usefullatency/usefullatency/js/modules/secrets"
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
 	k6websockets "github.com/usefullatency/usefullatency/js/modules/websockets"
@@ -33,6 +34,7 @@ var builtin = []struct {
 	{k6encoding.Name, k6encoding.New},
 	{k6crypto.Name, k6crypto.New},
 	{k6timers.Name, k6timers.New},
+	{k6secrets.Name, k6secrets.New},
 	{k6html.Name, k6html.New},
 	{k6http.Name, k6http.New},
 	{webcrypto.Name, webcrypto.New},

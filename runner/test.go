@@ -50,8 +50,9 @@ func LoadContext(ctx context.Context, path string, env map[string]string, log io
 }
 
 // LoadConfig is Load with cfg saying where the bundle reads its files (an
-// archive's, see js.Config.Files) and who sees them read; the main script
-// is not looked for on the disk first.
+// archive's, see js.Config.Files), who sees them read and which secret
+// sources k6/secrets reads; the main script is not looked for on the disk
+// first.
 func LoadConfig(path string, cfg js.Config, env map[string]string, log io.Writer) (*Test, error) {
 	return LoadConfigContext(context.Background(), path, cfg, env, log)
 }
@@ -66,7 +67,7 @@ func LoadConfigContext(ctx context.Context, path string, cfg js.Config, env map[
 	reg := metrics.NewRegistry()
 	run := &modules.Run{
 		Engine: metrics.NewEngine(reg), Registry: reg, Builtin: metrics.RegisterBuiltin(reg),
-		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log,
+		Root: metrics.NewRootGroup(), Tags: metrics.Tags{}, Env: env, Log: log, Secrets: cfg.Secrets,
 	}
 	main, err := b.NewVU(ctx, 0, run)
 	if err != nil {

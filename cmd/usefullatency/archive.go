@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/usefullatency/usefullatency/archive"
@@ -24,7 +25,9 @@ type archiveFlags struct {
 // __ENV it was given and every file the init code read, to -O (default
 // archive.tar; "-" is stdout). As in k6, the process environment is not
 // stored unless --include-system-env-vars is given, and
-// --exclude-env-vars stores no environment at all.
+// --exclude-env-vars stores no environment at all. Secret sources are not
+// stored either: not --secret-source, not the K6_SECRET_SOURCE* variables
+// (so running the archive needs them again), as k6 stores no secret.
 func archiveCmd(args []string, stdout, stderr io.Writer) int {
 	var af archiveFlags
 	f, script, env, code, done := parseRunWith(args, "archive", stderr, func(f *runFlags) {
@@ -36,12 +39,18 @@ func archiveCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	stderr = f.redacted(stderr)
 	arc, code, ok := buildArchive(f, script, env, stderr)
 	if !ok {
 		return code
 	}
 	if af.excludeEnv {
 		arc.Env = nil
+	}
+	for name := range arc.Env { // K6_SECRET_SOURCE, K6_SECRET_SOURCE_URL_*: an archive carries no secret
+		if strings.HasPrefix(name, "K6_SECRET_SOURCE") {
+			delete(arc.Env, name)
+		}
 	}
 	if err := writeArchive(arc, af.out, stdout); err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("archive %s: %v", af.out, err))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/usefullatency/usefullatency/js"
+	k6secrets "github.com/usefullatency/usefullatency/js/modules/secrets"
 	"github.com/usefullatency/usefullatency/options"
 )
 
@@ -46,6 +47,9 @@ type runFlags struct {
 	offline         bool
 	noRemoteCache   bool
 	maxFileSize     fileSize
+	secretSources   []string
+	// secrets are the sources of --secret-source, opened by openSecrets.
+	secrets *k6secrets.Manager
 }
 
 // configLayer reads the options of the k6 config file: --config, else
@@ -66,9 +70,13 @@ func (f *runFlags) configLayer() (options.Options, error) {
 
 // jsConfig is how the script's remote modules are fetched: cached in
 // js.DefaultCacheDir unless --no-remote-cache, from the cache only with
-// --offline; local files read up to --max-file-size.
+// --offline; local files read up to --max-file-size; k6/secrets reads the
+// sources of --secret-source.
 func (f *runFlags) jsConfig() js.Config {
 	cfg := js.Config{CacheDir: js.DefaultCacheDir(), Offline: f.offline, MaxFileSize: f.maxFileSize.n}
+	if f.secrets != nil {
+		cfg.Secrets = f.secrets
+	}
 	if f.noRemoteCache {
 		cfg.CacheDir = ""
 	}
@@ -97,6 +105,8 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.offline, "offline", false, "fetch no remote module: use the module cache only, and fail at once on one not cached")
 	fs.BoolVar(&f.noRemoteCache, "no-remote-cache", false, "keep no copy of remote modules in the module cache, and read none from it")
 	fs.Var(&f.maxFileSize, "max-file-size", "largest file the test reads: script, imports, open(), k6/experimental/fs (default 1GiB)")
+	fs.StringArrayVar(&f.secretSources, "secret-source", nil,
+		"a secret source for k6/secrets: mock=NAME=VALUE,…, file=PATH or url=urlTemplate=URL; name=NAME names it, default makes it the default one (repeatable; also K6_SECRET_SOURCE)")
 	fs.StringVar(&f.segment, "execution-segment", "", "this instance's share of the test, e.g. 0:1/3")
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
@@ -157,6 +167,25 @@ func (f *runFlags) layer() (options.Options, error) {
 	o.Warnings = f.ignoredWarnings()
 	return o, f.k6Layer(&o)
 }
+
+// openSecrets opens the secret sources of --secret-source, else the one
+// K6_SECRET_SOURCE gives (its whole value is one source, as in k6).
+func (f *runFlags) openSecrets() error {
+	specs, flag := f.secretSources, "--secret-source"
+	if v, ok := os.LookupEnv("K6_SECRET_SOURCE"); ok && !f.fs.Changed("secret-source") {
+		specs, flag = []string{v}, "K6_SECRET_SOURCE"
+	}
+	m, err := k6secrets.Open(specs, options.EnvMap(os.Environ()))
+	if err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	f.secrets = m
+	return nil
+}
+
+// redacted returns w masking, as ***SECRET_REDACTED***, every value
+// k6/secrets has handed to the script; w itself without a secret source.
+func (f *runFlags) redacted(w io.Writer) io.Writer { return f.secrets.Redact(w) }
 
 // restAddress returns where the REST API listens: --address, else
 // K6_ADDRESS; empty means no REST API, as in k6 v2.

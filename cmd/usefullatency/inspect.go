@@ -24,6 +24,7 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	stderr = f.redacted(stderr)
 	test, opts, code, ok := loadScript(context.Background(), f, script, env, stderr, stderr)
 	if !ok {
 		return code

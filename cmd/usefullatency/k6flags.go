@@ -72,7 +72,6 @@ var ignoredFlags = []ignoredFlag{
 	{name: "type", short: "t", why: "a test is told from its content, script or archive", quiet: []string{"js", "archive"}},
 	{name: "traces-output", why: "traces are not produced", quiet: []string{"none"}},
 	{name: "new-machine-readable-summary", why: "the summary export has k6's legacy shape", isBool: true},
-	{name: "secret-source", why: "secret sources are not supported"},
 	{name: "local-execution", why: "there is no cloud execution", isBool: true},
 }
 

@@ -47,7 +47,7 @@ func loadTest(ctx context.Context, name string, env map[string]string, console i
 		arcEnv = map[string]string{}
 	}
 	maps.Copy(arcEnv, env)
-	test, err := runner.LoadConfigContext(ctx, arc.MainPath(), js.Config{Files: arc, OnRead: cfg.OnRead}, arcEnv, console)
+	test, err := runner.LoadConfigContext(ctx, arc.MainPath(), js.Config{Files: arc, OnRead: cfg.OnRead, Secrets: cfg.Secrets}, arcEnv, console)
 	if err != nil {
 		return nil, err
 	}

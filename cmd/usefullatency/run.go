@@ -24,6 +24,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	stderr = f.redacted(stderr)
 	ses, err := openSession(f, env, stdout, stderr)
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, err)
@@ -82,7 +83,7 @@ type session struct {
 }
 
 // openSession starts the built-in assistant when --mock asks for it,
-// opens the console log and handles signals from then on, so that one
+// opens the console log (masking secret values) and handles signals from then on, so that one
 // during the init code (even an endless loop) or setup() stops the run
 // with 105. close undoes them, in the reverse order.
 func openSession(f *runFlags, env map[string]string, stdout, stderr io.Writer) (*session, error) {
@@ -98,6 +99,7 @@ func openSession(f *runFlags, env map[string]string, stdout, stderr io.Writer) (
 		stopMock()
 		return nil, err
 	}
+	console = f.redacted(console)
 	ctx, force, stop := signalContext(stderr)
 	return &session{console: console, ctx: ctx, force: force, close: func() {
 		stop()
@@ -249,8 +251,9 @@ func keyValuesHas(list []string, name string) (string, bool) {
 	return "", false
 }
 
-// parseRun parses the flags of run or inspect and their one script, and
-// builds __ENV. done reports that the command must return code now (help
+// parseRun parses the flags of run or inspect and their one script,
+// builds __ENV and opens the secret sources (f.redacted masks their
+// values in a log writer). done reports that the command must return code now (help
 // shown, or an error printed).
 func parseRun(args []string, cmd string, stderr io.Writer) (f *runFlags, script string, env map[string]string, code int, done bool) {
 	return parseRunWith(args, cmd, stderr, nil)
@@ -277,6 +280,9 @@ func parseRunWith(args []string, cmd string, stderr io.Writer, extra func(f *run
 	}
 	env, err := scriptEnv(f)
 	if err != nil {
+		return f, "", nil, fail(stderr, runner.ExitInvalidConfig, err), true
+	}
+	if err := f.openSecrets(); err != nil {
 		return f, "", nil, fail(stderr, runner.ExitInvalidConfig, err), true
 	}
 	return f, f.fs.Arg(0), env, 0, false

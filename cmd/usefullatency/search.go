@@ -80,6 +80,7 @@ func searchCmd(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	stderr = f.redacted(stderr)
 	sf.report, f.report = f.report, ""
 	if sf.strategy != "staircase" && sf.strategy != "runs" {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("--strategy %q: staircase or runs", sf.strategy))

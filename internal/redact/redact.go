@@ -4,7 +4,8 @@
 // credentials (SecretParam), and the credentials of an Authorization value.
 // Every place that prints or exports a URL goes through URL (a URL alone,
 // parsable or not) or Text (a message that may contain URLs, a server's
-// answer); Body cuts and redacts what an endpoint answered.
+// answer); Body cuts and redacts what an endpoint answered. Values masks
+// known secret values, those k6/secrets handed to a script, in log lines.
 package redact
 
 import (

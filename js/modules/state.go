@@ -37,6 +37,17 @@ type Run struct {
 	// ProbeNetHTTP reads every stream of the probes through net/http, not
 	// the reactor (--probe-transport nethttp).
 	ProbeNetHTTP bool
+	// Secrets are the secret sources k6/secrets reads (--secret-source);
+	// nil when none is configured.
+	Secrets Secrets
+}
+
+// Secrets looks up secret values for k6/secrets. Get returns the value of
+// key in the source called source ("default" is the default source), and
+// masks it in the run's log lines from then on. It is safe for concurrent
+// use and may block (a source that fetches over the network).
+type Secrets interface {
+	Get(source, key string) (string, error)
 }
 
 // ExecutionInfo reports instance-wide execution counters.
