@@ -12,6 +12,13 @@ import "time"
 // max_tokens when the request's max_tokens cut the answer; cumulative
 // usage.output_tokens) and message_stop. Heartbeats are ping events. Every
 // data object has a top-level server_ms.
+//
+// Under a profile that opens streams at the first token (Config.Profile
+// other than aftersales) message_start leaves with the first generated
+// token, followed by the first content_block_start, a ping and the first
+// delta, in the order of Anthropic's streams; the anthropic, vllm,
+// llamacpp and tgi profiles answer a request whose "stream" is not true
+// with one message object (see appendMessage).
 
 // anthropicEvents renders a timeline in the Anthropic dialect.
 func anthropicEvents(steps []step, s *Schedule) []Event {
@@ -20,7 +27,11 @@ func anthropicEvents(steps []step, s *Schedule) []Event {
 		switch st.op {
 		case opStart:
 			r.add(Event{At: st.at, Kind: KindState, Type: "message_start"})
-			r.add(Event{At: st.at, Kind: KindHeartbeat, Type: "ping"})
+			if s.profile.openAtFirstToken {
+				r.pingAfterStart = true // message_start, content_block_start, ping
+			} else {
+				r.add(Event{At: st.at, Kind: KindHeartbeat, Type: "ping"})
+			}
 		case opText:
 			r.open(st, "text", KindEmpty, "", "")
 			r.delta(st, KindText, "text_delta")
@@ -52,6 +63,9 @@ type anthropicRenderer struct {
 	block string // type of the open block, "" when none
 	index int    // index of the last block started
 	quiet bool   // the next event follows a stall
+	// pingAfterStart sends the first ping after the first
+	// content_block_start, as Anthropic's streams do.
+	pingAfterStart bool
 }
 
 // add appends an event.
@@ -71,6 +85,10 @@ func (r *anthropicRenderer) open(st step, typ string, kind Kind, id, name string
 	r.index++
 	r.block = typ
 	r.add(Event{At: st.at, Kind: kind, Type: "content_block_start", Block: typ, Index: r.index, ID: id, Name: name})
+	if r.pingAfterStart {
+		r.pingAfterStart = false
+		r.add(Event{At: st.at, Kind: KindHeartbeat, Type: "ping"})
+	}
 }
 
 // delta appends a content_block_delta of the open block.

@@ -14,7 +14,9 @@ import "strconv"
 //	       "choices":[{"text":" refund","index":0,"logprobs":null,"finish_reason":null}],"server_ms":812.5}
 //
 // Every JSON chunk has a top-level server_ms. Heartbeats are ": ping"
-// comments. The prompt (a string or an array) only adds to the input
+// comments. Under a profile that opens streams at the first token
+// (Config.Profile other than aftersales) the empty first chunk leaves with
+// the first text chunk. The prompt (a string or an array) only adds to the input
 // tokens. Tool calls and reasoning are not streamed in this dialect: the
 // tools run inside the assistant, their argument tokens count in the usage
 // as in the business dialect.
@@ -51,7 +53,8 @@ func completionsEvents(steps []step, s *Schedule) []Event {
 }
 
 // appendCompletions appends the wire form of a legacy completions event.
-// queueMS < 0 means the queue time is not reported in the event.
+// queueMS < 0 means the queue time is not reported in the event; the
+// stream reports it in its first event.
 func appendCompletions(b []byte, s *Schedule, e *Event, serverMS, queueMS float64) []byte {
 	if e.Type == "[DONE]" {
 		return append(b, "data: [DONE]\n\n"...)
@@ -64,7 +67,7 @@ func appendCompletions(b []byte, s *Schedule, e *Event, serverMS, queueMS float6
 	b = appendString(append(b, `,"choices":[{"text":`...), e.Text)
 	b = append(append(b, `,"index":0,"logprobs":null,"finish_reason":`...), finishReason(s, e.Type == "finish")...)
 	b = append(b, "}]"...)
-	if queueMS >= 0 && e.Type == "start" {
+	if queueMS >= 0 {
 		b = appendMS(append(b, `,"queue_ms":`...), queueMS)
 	}
 	return closeData(b, e, serverMS)

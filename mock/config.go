@@ -8,12 +8,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 )
 
 // Config is the whole behaviour of the simulated assistant: the latency of
 // every stage per bucket, the tenant worker slots, the shared model slots,
-// token pacing, heartbeats, queue reporting, global faults and the seed. DefaultConfig returns the
-// documented realistic defaults; LoadConfig overlays a JSON file on them.
+// token pacing, heartbeats, queue reporting, global faults, the seed and the
+// server profile. DefaultConfig returns the documented realistic defaults;
+// LoadConfig overlays a JSON file on them.
 // All times are float milliseconds (JSON fields ending in _ms).
 //
 // Default stage latencies, median / p95 in ms (lognormal, see Dist); a dash
@@ -110,6 +112,13 @@ type Config struct {
 	// Model is the model name reported in OpenAI and Anthropic streams when
 	// the request names none. Defaults to "usefullatency-mock-1".
 	Model string `json:"model"`
+	// Profile names the server whose wire behaviour the OpenAI, legacy
+	// completions and Anthropic routes imitate: aftersales (the mock's own,
+	// the default; empty means it too), openai, vllm, llamacpp, tgi or
+	// anthropic (see ProfileNames). It decides when a stream's opening
+	// event leaves (at once, or with the first token), the chunks' members,
+	// heartbeats, error bodies and headers, never the chain's latencies.
+	Profile string `json:"profile"`
 	// IdleTimeoutMS is how long the server keeps an idle keep-alive
 	// connection open. Must be > 0. Defaults to 60000 ms.
 	IdleTimeoutMS float64 `json:"idle_timeout_ms"`
@@ -217,6 +226,7 @@ func DefaultConfig() Config {
 		FloodHeartbeatMS:    10,
 		BufferBytes:         16 << 10,
 		Model:               "usefullatency-mock-1",
+		Profile:             ProfileAftersales,
 		IdleTimeoutMS:       60000,
 		ReadHeaderTimeoutMS: 10000,
 	}
@@ -300,6 +310,9 @@ func (c *Config) Validate() error {
 	positive("read_header_timeout_ms", c.ReadHeaderTimeoutMS)
 	if !(c.StallMS >= 0) || math.IsInf(c.StallMS, 0) {
 		errs = append(errs, errors.New("stall_ms: must be >= 0"))
+	}
+	if _, ok := lookupProfile(c.Profile); !ok {
+		errs = append(errs, fmt.Errorf("profile: unknown profile %q (known: %s)", c.Profile, strings.Join(ProfileNames, ", ")))
 	}
 	if _, err := parseFaults(c.Faults, 0); err != nil {
 		errs = append(errs, fmt.Errorf("faults: %w", err))

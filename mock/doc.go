@@ -6,6 +6,14 @@
 // (whole answers, legacy completions, models, version, health), so scripts
 // written for other LLM servers run against it.
 //
+// Config.Profile picks the server whose wire behaviour the OpenAI, legacy
+// completions and Anthropic routes imitate (see ProfileNames): the
+// default, aftersales, sends a stream's opening event at once; the others
+// (openai, vllm, llamacpp, tgi, anthropic) send it with the first token, as
+// those servers do, with their chunk members, usage rules, heartbeats,
+// error bodies, headers and health routes. The chain's timings are the
+// same under every profile.
+//
 // # Endpoints
 //
 //   - POST /chat: the business dialect, {"delta": "...", "business_state":
@@ -17,10 +25,13 @@
 //     with data: [DONE] when "stream" is true, else one text_completion
 //     object.
 //   - POST /v1/messages: the Anthropic Messages event sequence ending with
-//     message_stop.
+//     message_stop; under the anthropic, vllm, llamacpp and tgi profiles
+//     only when the body's "stream" is true, else one message object.
 //   - GET /v1/models: {"object":"list","data":[{"id":…,"object":"model",…}]}.
 //   - GET /v1/version: {"version":…} (Config.Version).
-//   - GET /healthz, GET /v1/health: {"status":"ok","active":N,"queued":N,"requests":N}.
+//   - GET /healthz, GET /v1/health: {"status":"ok","active":N,"queued":N,"requests":N}
+//     (GET /v1/health as the profile's server answers it).
+//   - GET /info: under the tgi profile, TGI's model information.
 //
 // The /v1 routes also answer without /v1 (POST /chat/completions, …).
 //
@@ -101,7 +112,6 @@
 // Each request is planned in full on arrival (a chain of stages, each with
 // a latency drawn from its Dist, then rendered in the dialect) and sent
 // event by event on one timer per stream. The schedule holds every event's
-// intended offset from dequeue and its kind; the package's tests plan it
-// without a server, to compare what the mock scheduled with what a client
-// measured.
+// intended offset from dequeue and its kind; Plan computes it without a
+// server, to compare what the mock scheduled with what a client measured.
 package mock

@@ -10,14 +10,20 @@ import (
 //	business:  {"error":{"type":"invalid_request","message":"…"}}
 //	openai:    {"error":{"message":"…","type":"invalid_request_error","param":null,"code":null}} (also completions)
 //	anthropic: {"type":"error","error":{"type":"invalid_request_error","message":"…"}}
-func writeError(w http.ResponseWriter, d Dialect, status int, msg string) {
+//
+// The OpenAI shape is the aftersales, openai and anthropic profiles'; the
+// vllm, llamacpp and tgi profiles answer the OpenAI and completions routes
+// in their server's shape (profile.errorBody).
+func writeError(w http.ResponseWriter, p *profile, d Dialect, status int, msg string) {
 	if d == Completions {
 		d = OpenAI
 	}
 	typ, code := errorType(d, status)
 	var b []byte
-	switch d {
-	case OpenAI:
+	switch {
+	case d == OpenAI && p.errorBody != nil:
+		b = p.errorBody(b, status, msg)
+	case d == OpenAI:
 		b = appendString(append(b, `{"error":{"message":`...), msg)
 		b = appendString(append(b, `,"type":`...), typ)
 		b = append(b, `,"param":null,"code":`...)
@@ -27,7 +33,7 @@ func writeError(w http.ResponseWriter, d Dialect, status int, msg string) {
 			b = appendString(b, code)
 		}
 		b = append(b, "}}\n"...)
-	case Anthropic:
+	case d == Anthropic:
 		b = appendString(append(b, `{"type":"error","error":{"type":`...), typ)
 		b = append(appendString(append(b, `,"message":`...), msg), "}}\n"...)
 	default:
@@ -72,7 +78,7 @@ func errorType(d Dialect, status int) (typ, code string) {
 }
 
 // writeHTTPFault answers the http_error fault.
-func writeHTTPFault(w http.ResponseWriter, d Dialect, status int) {
+func writeHTTPFault(w http.ResponseWriter, p *profile, d Dialect, status int) {
 	msg := "injected fault http_error: " + http.StatusText(status)
 	switch status {
 	case http.StatusTooManyRequests:
@@ -80,5 +86,5 @@ func writeHTTPFault(w http.ResponseWriter, d Dialect, status int) {
 	case http.StatusServiceUnavailable:
 		msg = "injected fault http_error: the assistant is overloaded, try again later"
 	}
-	writeError(w, d, status, msg)
+	writeError(w, p, d, status, msg)
 }

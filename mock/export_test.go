@@ -2,28 +2,6 @@ package mock
 
 import "strings"
 
-// Plan returns the schedule the server follows for a request of dialect d
-// with this body under cfg, for the tests (those of package mock_test
-// too) to compare with what a client received. A body without a mock seed
-// (mock_seed, or seed in the business dialect) uses cfg.Seed (the server instead derives a fresh seed per request and
-// reports it in the X-Usefullatency-Seed header).
-// Invalid configurations and bodies return the error the server would
-// answer with (*RequestError for a 400).
-func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
-	if err := cfg.Validate(); err != nil {
-		return Schedule{}, err
-	}
-	global, _ := parseFaults(cfg.Faults, 0)
-	req, err := parseRequest(d, body, "", global)
-	if err != nil {
-		return Schedule{}, err
-	}
-	if !req.hasSeed {
-		req.seed = cfg.Seed
-	}
-	return *plan(d, &req, &cfg), nil
-}
-
 // Text returns the visible text of the schedule (malformed events
 // included).
 func (s *Schedule) Text() string {

@@ -111,10 +111,11 @@ type Schedule struct {
 	// but reach the wire in Config.BufferBytes batches.
 	Buffered bool
 	// Whole reports an OpenAI or legacy-completions request whose "stream"
-	// is absent or false: Events are still the stream it would get, but the
-	// server waits until the last of them is due and answers with one
-	// chat.completion or text_completion object holding the whole answer; a
-	// disconnect closes the connection at its time instead.
+	// is absent or false (an Anthropic one too, under the profiles that
+	// answer those whole): Events are still the stream it would get, but
+	// the server waits until the last of them is due and answers with one
+	// chat.completion, text_completion or message object holding the whole
+	// answer; a disconnect closes the connection at its time instead.
 	Whole bool
 	// Events are the scheduled events in send order, heartbeats included.
 	// Heartbeats sent while the request waits in its tenant queue are not
@@ -138,6 +139,11 @@ type Schedule struct {
 	// completion bodies, text completion chunks and bodies): the Unix time
 	// in seconds of the request's arrival; 0 in a schedule from Plan.
 	Created int64
+	// Profile is the server profile the events are rendered for (see
+	// Config.Profile).
+	Profile string
+	// profile is the profile itself.
+	profile *profile
 }
 
 // The PRNG streams of a request, each seeded with (seed, stream).
@@ -158,12 +164,39 @@ var promptTokens = map[string]int{
 	BucketQA: 350, BucketRetrieval: 1450, BucketSingleTool: 620, BucketMultiTool: 780, BucketTimeoutRecovery: 620,
 }
 
-// plan builds the schedule of a parsed request whose seed is decided.
+// Plan returns the schedule the server follows for a request of dialect d
+// with this body under cfg: every event it would send and when, the
+// milestones, the usage. It lets a test compare what a client measured
+// with what the mock scheduled, without a server. A body without a mock
+// seed (mock_seed, the X-Usefullatency-Seed header, or seed in the business
+// dialect) uses cfg.Seed, where the server instead derives a fresh seed per
+// request and reports it in the X-Usefullatency-Seed response header. An
+// invalid configuration or body returns the error the server would answer
+// with (*RequestError for a 400).
+func Plan(d Dialect, body []byte, cfg Config) (Schedule, error) {
+	if err := cfg.Validate(); err != nil {
+		return Schedule{}, err
+	}
+	global, _ := parseFaults(cfg.Faults, 0)
+	req, err := parseRequest(d, body, "", global)
+	if err != nil {
+		return Schedule{}, err
+	}
+	if !req.hasSeed {
+		req.seed = cfg.Seed
+	}
+	return *plan(d, &req, &cfg), nil
+}
+
+// plan builds the schedule of a parsed request whose seed is decided,
+// under a valid cfg.
 func plan(d Dialect, req *request, cfg *Config) *Schedule {
+	p, _ := lookupProfile(cfg.Profile)
 	s := &Schedule{
 		Dialect: d, Bucket: req.bucket, Tenant: req.tenant, Seed: req.seed, ContentSeed: req.seed, MaxTokens: req.maxTokens,
 		Faults: req.faults.names(), Status: 200, Hold: cfg.HoldHeadersUntilDequeue,
-		Buffered: req.faults.has(FaultBuffered), Model: req.model, IncludeUsage: req.includeUsage, Whole: req.whole,
+		Buffered: req.faults.has(FaultBuffered), Model: req.model, IncludeUsage: req.includeUsage,
+		Whole: req.whole && (d.openAILike() || d == Anthropic && p.anthropicWhole), Profile: p.name, profile: p,
 	}
 	if s.Model == "" {
 		s.Model = cfg.Model
@@ -197,22 +230,43 @@ func plan(d Dialect, req *request, cfg *Config) *Schedule {
 		OutputTokens:    c.use.output + c.use.reasoning,
 		ReasoningTokens: c.use.reasoning,
 	}
+	steps := c.steps
+	if d != Business && p.openAtFirstToken {
+		var at time.Duration
+		var moved bool
+		if steps, at, moved = openAtFirstToken(steps); moved {
+			s.Marks["first_event"] = at
+		}
+	}
 	switch d {
 	case OpenAI:
-		s.Events = openaiEvents(c.steps, s)
+		s.Events = openaiEvents(steps, s)
+		if at, ok := firstTextAt(s.Events); ok && p.chunk.reasoning == "content" {
+			s.Marks["first_text"] = at // reasoning streams as visible text
+		}
 	case Anthropic:
-		s.Events = anthropicEvents(c.steps, s)
+		s.Events = anthropicEvents(steps, s)
 	case Completions:
-		s.Events = completionsEvents(c.steps, s)
+		s.Events = completionsEvents(steps, s)
 	default:
-		s.Events = businessEvents(c.steps, s)
+		s.Events = businessEvents(steps, s)
 	}
 	if req.faults.has(FaultHeartbeatFlood) {
 		s.Events = floodHeartbeats(s.Events, msDuration(cfg.FloodHeartbeatMS), heartbeatEvent(d))
-	} else {
-		s.Events = fillHeartbeats(s.Events, msDuration(cfg.HeartbeatMS), heartbeatEvent(d))
+	} else if interval := p.keepAlive(cfg); interval > 0 {
+		s.Events = fillHeartbeats(s.Events, interval, heartbeatEvent(d))
 	}
 	return s
+}
+
+// firstTextAt returns the time of the first visible text among evs.
+func firstTextAt(evs []Event) (time.Duration, bool) {
+	for i := range evs {
+		if evs[i].Kind == KindText {
+			return evs[i].At, true
+		}
+	}
+	return 0, false
 }
 
 // heartbeatEvent returns the heartbeat of dialect d.

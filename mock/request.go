@@ -62,7 +62,8 @@ type request struct {
 	reasoning    bool
 	includeUsage bool
 	// whole is an OpenAI-dialect request whose "stream" is absent or false:
-	// it is answered with one JSON object.
+	// it is answered with one JSON object. Anthropic requests set it too,
+	// for the profiles that answer them whole (see plan).
 	whole bool
 }
 
@@ -144,10 +145,17 @@ func parseRequest(d Dialect, body []byte, seedHeader string, global faultSet) (r
 	if r.httpStatus, err = parseStatus(w.HTTPErrorStatus); err != nil {
 		return request{}, err
 	}
-	if d.openAILike() {
+	switch {
+	case d.openAILike():
 		if r.whole, err = parseWhole(w.Stream); err != nil {
 			return request{}, err
 		}
+	case d == Anthropic:
+		// Whole only where the profile makes Anthropic's default (no
+		// stream) a whole answer; a "stream" that is not a boolean
+		// streams, as the route always did.
+		r.whole, err = parseWhole(w.Stream)
+		r.whole = r.whole && err == nil
 	}
 	r.reasoning = (d == OpenAI || d == Anthropic) && (truthy(w.Reasoning) ||
 		(w.ReasoningEffort != "" && w.ReasoningEffort != "none") || w.Thinking.Type == "enabled")

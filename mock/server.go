@@ -30,6 +30,9 @@ type Server struct {
 	seq     atomic.Uint64
 	stats   stats
 	handler http.Handler
+	// profile is Config.Profile's (aftersales when the name is unknown,
+	// which makes the configuration invalid).
+	profile *profile
 	// created is when the server was made, in Unix seconds: the "created"
 	// of the model GET /v1/models lists.
 	created int64
@@ -49,6 +52,10 @@ func New(cfg Config) *Server {
 	}
 	s.cfg.Faults = append([]string(nil), cfg.Faults...)
 	s.tenants.cfg = &s.cfg
+	var ok bool
+	if s.profile, ok = lookupProfile(s.cfg.Profile); !ok {
+		s.profile = profiles[ProfileAftersales]
+	}
 	if s.err = s.cfg.Validate(); s.err == nil {
 		s.global, _ = parseFaults(s.cfg.Faults, 0)
 		s.model = newSlots(s.cfg.ModelSlots)
@@ -64,7 +71,10 @@ func New(cfg Config) *Server {
 		mux.HandleFunc("POST "+v+"/completions", s.endpoint(Completions))
 		mux.HandleFunc("GET "+v+"/models", s.models)
 		mux.HandleFunc("GET "+v+"/version", s.version)
-		mux.HandleFunc("GET "+v+"/health", s.healthz)
+		mux.HandleFunc("GET "+v+"/health", s.health)
+	}
+	if s.profile.info {
+		mux.HandleFunc("GET /info", s.info)
 	}
 	s.handler = mux
 	return s
@@ -73,13 +83,13 @@ func New(cfg Config) *Server {
 // Handler returns the server's HTTP handler: POST /chat,
 // POST /v1/chat/completions, POST /v1/completions, POST /v1/messages,
 // GET /v1/models, GET /v1/version, GET /v1/health and GET /healthz, the
-// /v1 routes also without /v1. The disconnect fault aborts a stream with
+// /v1 routes also without /v1, and GET /info under the tgi profile. The disconnect fault aborts a stream with
 // panic(http.ErrAbortHandler), which net/http's server turns into a closed
 // connection; serve the handler with net/http (or Start).
 func (s *Server) Handler() http.Handler {
 	if s.err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeError(w, Business, http.StatusInternalServerError, s.err.Error())
+			writeError(w, s.profile, Business, http.StatusInternalServerError, s.err.Error())
 		})
 	}
 	return s.handler
@@ -130,6 +140,10 @@ func (s *Server) Close() error {
 	return s.srv.Close()
 }
 
+// Profile returns the name of the server's profile: Config.Profile, or
+// aftersales when that is empty.
+func (s *Server) Profile() string { return s.profile.name }
+
 // Stats returns a snapshot of the server's counters.
 func (s *Server) Stats() Stats { return s.stats.snapshot() }
 
@@ -143,12 +157,12 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 			return
 		}
 		if len(body) > maxBody {
-			writeError(w, d, http.StatusBadRequest, "request body larger than 1 MiB")
+			writeError(w, s.profile, d, s.profile.badRequestStatus(d), "request body larger than 1 MiB")
 			return
 		}
 		req, err := parseRequest(d, body, r.Header.Get(SeedHeader), s.global)
 		if re := (*RequestError)(nil); errors.As(err, &re) {
-			writeError(w, d, http.StatusBadRequest, re.Msg)
+			writeError(w, s.profile, d, s.profile.badRequestStatus(d), re.Msg)
 			return
 		}
 		if !req.hasSeed {
@@ -158,12 +172,23 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 		sched := plan(d, &req, &s.cfg)
 		sched.Created = arrived.Unix()
 		if sched.Status != http.StatusOK {
-			writeHTTPFault(w, d, sched.Status)
+			writeHTTPFault(w, s.profile, d, sched.Status)
 			return
 		}
 		st := stream{srv: s, w: w, rc: http.NewResponseController(w), ctx: r.Context(), sched: sched, arrived: arrived}
 		st.run()
 	}
+}
+
+// queueKeepAlive returns the interval of the heartbeats a request of
+// dialect d gets while it waits for its slots, 0 for none: the profile's
+// keep-alive, except for Anthropic streams that open at the first token,
+// since no ping may precede their message_start.
+func (s *Server) queueKeepAlive(d Dialect) time.Duration {
+	if d == Anthropic && s.profile.openAtFirstToken {
+		return 0
+	}
+	return s.profile.keepAlive(&s.cfg)
 }
 
 // nextSeed derives the seed of the next request without one from
@@ -176,8 +201,8 @@ func (s *Server) nextSeed() int64 {
 	return int64((z ^ z>>31) >> 1)
 }
 
-// healthz answers GET /healthz (and GET /v1/health, GET /health) with the
-// live counters.
+// healthz answers GET /healthz (and, under the profiles whose health
+// routes have them, GET /v1/health and GET /health) with the live counters.
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	st := s.stats.snapshot()
 	b := append([]byte(`{"status":"ok","active":`), strconv.FormatInt(st.Active, 10)...)

@@ -48,9 +48,10 @@ func (st *stream) run() {
 	}
 	h := st.w.Header()
 	if !sched.Whole {
-		h.Set("Content-Type", "text/event-stream")
+		h.Set("Content-Type", sched.profile.streamContentType())
 		h.Set("Cache-Control", "no-cache")
 	}
+	sched.profile.setHeaders(h, sched.ID)
 	if !st.held() {
 		st.w.WriteHeader(http.StatusOK)
 		if st.rc.Flush() != nil {
@@ -89,10 +90,9 @@ func (st *stream) run() {
 			return
 		}
 		var ok bool
-		if i, ok = st.sendDue(i, queueMS); !ok {
+		if i, queueMS, ok = st.sendDue(i, queueMS); !ok {
 			return
 		}
-		queueMS = -1
 	}
 	st.out.close()
 }
@@ -100,8 +100,10 @@ func (st *stream) run() {
 // sendDue writes the events from index i on that are due by now, in one
 // write and one flush, and returns the index of the next event. Events due
 // at the same moment thus leave in one segment; none is ever held back past
-// its time. It reports false if the client left.
-func (st *stream) sendDue(i int, queueMS float64) (int, bool) {
+// its time. The first event that is not a heartbeat reports queueMS (if
+// >= 0); sendDue returns -1 once one did, else queueMS. It reports false
+// if the client left.
+func (st *stream) sendDue(i int, queueMS float64) (int, float64, bool) {
 	evs := st.sched.Events
 	now := time.Now()
 	serverMS := durationMS(now.Sub(st.arrived))
@@ -114,16 +116,19 @@ func (st *stream) sendDue(i int, queueMS float64) (int, bool) {
 			panic(http.ErrAbortHandler)
 		}
 		b = appendEvent(b, st.sched, e, serverMS, queueMS)
-		queueMS = -1
+		if e.Kind != KindHeartbeat {
+			queueMS = -1
+		}
 		st.stats.sent(now.Sub(st.start.Add(e.At)))
 	}
 	*st.buf = b
-	return i, st.out.event(b) == nil
+	return i, queueMS, st.out.event(b) == nil
 }
 
 // acquire waits for a slot: of the tenant semaphore sem (a send), or of
 // the model (ready closed; the other argument is nil), sending heartbeats
-// every Config.HeartbeatMS while it waits if the headers are already out.
+// at the profile's interval (Server.queueKeepAlive; Config.HeartbeatMS by
+// default) while it waits if the headers are already out.
 // It reports false if the client left.
 func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 	select {
@@ -136,7 +141,8 @@ func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 	q := &st.srv.stats.queued
 	q.Add(1)
 	defer q.Add(-1)
-	if st.held() { // no headers yet, so no heartbeats
+	interval := st.srv.queueKeepAlive(st.sched.Dialect)
+	if st.held() || interval <= 0 { // no headers yet, or no heartbeats
 		select {
 		case sem <- struct{}{}:
 			return true
@@ -147,7 +153,6 @@ func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 		}
 	}
 	hb := heartbeatEvent(st.sched.Dialect)
-	interval := msDuration(st.srv.cfg.HeartbeatMS)
 	for {
 		st.timer.Reset(interval)
 		select {
@@ -165,9 +170,12 @@ func (st *stream) acquire(sem chan struct{}, ready chan struct{}) bool {
 	}
 }
 
-// held reports whether the headers wait for the dequeue (Schedule.Hold) or
-// for the whole answer (Schedule.Whole).
-func (st *stream) held() bool { return st.sched.Hold || st.sched.Whole }
+// held reports whether the headers wait for the dequeue (Schedule.Hold),
+// for the whole answer (Schedule.Whole) or for the first event (the
+// llamacpp profile).
+func (st *stream) held() bool {
+	return st.sched.Hold || st.sched.Whole || st.sched.profile.headersAtFirstToken
+}
 
 // sleepUntil waits for due; it reports false if the client left first.
 func (st *stream) sleepUntil(due time.Time) bool {

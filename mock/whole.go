@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,6 +31,11 @@ import (
 // the connection without an answer at its time, stall delays the answer,
 // malformed_json cuts the object's closing brace, http_error answers as in
 // a stream; buffered and heartbeat_flood change nothing.
+//
+// Under the anthropic, vllm, llamacpp and tgi profiles an Anthropic request
+// whose "stream" is absent or false gets one message object the same way
+// (appendMessage); under every profile the chat completion takes the
+// profile's members (system_fingerprint, llama.cpp's timings, …).
 
 // sendWhole waits until the stream's last event is due and writes the whole
 // answer; a disconnect fault closes the connection at its time instead.
@@ -95,12 +101,15 @@ func collect(s *Schedule) *wholeAnswer {
 // as its server_ms, and a newline.
 func appendWhole(b []byte, s *Schedule, serverMS float64) []byte {
 	a := collect(s)
-	if s.Dialect == Completions {
+	switch s.Dialect {
+	case Completions:
 		b = appendCompletionHead(b, s)
 		b = appendString(append(b, `,"choices":[{"text":`...), a.text.String())
 		b = append(append(b, `,"index":0,"logprobs":null,"finish_reason":`...), finishReason(s, true)...)
 		b = appendUsage(append(b, `}],"usage":`...), s.Usage, false)
-	} else {
+	case Anthropic:
+		b = appendMessage(b, s)
+	default:
 		b = appendChatCompletion(b, s, a)
 	}
 	b = appendMS(append(b, `,"server_ms":`...), serverMS)
@@ -115,7 +124,8 @@ func appendWhole(b []byte, s *Schedule, serverMS float64) []byte {
 func appendChatCompletion(b []byte, s *Schedule, a *wholeAnswer) []byte {
 	b = append(append(append(b, `{"id":"chatcmpl-`...), s.ID...), `","object":"chat.completion","created":`...)
 	b = strconv.AppendInt(b, s.Created, 10)
-	b = appendString(append(b, `,"model":`...), s.Model)
+	c := &s.profile.chunk
+	b = append(appendString(append(b, `,"model":`...), s.Model), c.head...)
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	b = appendString(b, a.text.String())
 	if a.reasoning.Len() > 0 {
@@ -128,7 +138,7 @@ func appendChatCompletion(b []byte, s *Schedule, a *wholeAnswer) []byte {
 		} else {
 			b = append(b, ',')
 		}
-		b = append(append(append(b, `{"id":"call_`...), t.id...), `","type":"function","function":{"name":`...)
+		b = append(append(append(append(b, `{"id":"`...), c.toolIDPrefix...), t.id...), `","type":"function","function":{"name":`...)
 		b = appendString(b, t.name)
 		b = append(appendString(append(b, `,"arguments":`...), t.args.String()), "}}"...)
 	}
@@ -136,5 +146,72 @@ func appendChatCompletion(b []byte, s *Schedule, a *wholeAnswer) []byte {
 		b = append(b, ']')
 	}
 	b = append(append(b, `},"logprobs":null,"finish_reason":`...), finishReason(s, true)...)
-	return appendUsage(append(b, `}],"usage":`...), s.Usage, true)
+	b = appendUsage(append(b, `}],"usage":`...), s.Usage, c.usageDetails)
+	if c.timings {
+		b = appendTimings(b, s)
+	}
+	return b
+}
+
+// appendMessage appends an Anthropic message object without its closing
+// brace: the content blocks of the stream put together (thinking with its
+// signature, tool_use with its input, text), the stop reason and the usage:
+//
+//	{"id":"msg_…","type":"message","role":"assistant","model":"m",
+//	 "content":[{"type":"text","text":"Yes, you can return …"}],
+//	 "stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":350,"output_tokens":52}
+//
+// A tool call's arguments cut by max_tokens (not JSON) give "input":{}.
+func appendMessage(b []byte, s *Schedule) []byte {
+	b = append(append(append(b, `{"id":"msg_`...), s.ID...), `","type":"message","role":"assistant","model":`...)
+	b = append(appendString(b, s.Model), `,"content":[`...)
+	for i, bl := range messageBlocks(s) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch bl.typ {
+		case "thinking":
+			b = appendString(append(b, `{"type":"thinking","thinking":`...), bl.text.String())
+			b = append(append(append(b, `,"signature":"Eu`...), s.ID...), `=="}`...)
+		case "tool_use":
+			b = append(append(append(b, `{"type":"tool_use","id":"toolu_`...), bl.id...), `","name":`...)
+			b = append(appendString(b, bl.name), `,"input":`...)
+			if input := bl.text.String(); json.Valid([]byte(input)) {
+				b = append(append(b, input...), '}')
+			} else {
+				b = append(b, "{}}"...)
+			}
+		default:
+			b = append(appendString(append(b, `{"type":"text","text":`...), bl.text.String()), '}')
+		}
+	}
+	reason := "end_turn"
+	if s.Truncated {
+		reason = "max_tokens"
+	}
+	b = append(append(append(b, `],"stop_reason":"`...), reason...), `","stop_sequence":null,"usage":{"input_tokens":`...)
+	b = appendInt(b, s.Usage.InputTokens)
+	return append(appendInt(append(b, `,"output_tokens":`...), s.Usage.OutputTokens), '}')
+}
+
+// messageBlock is one content block of an Anthropic message.
+type messageBlock struct {
+	typ, id, name string
+	text          strings.Builder
+}
+
+// messageBlocks puts the content blocks of an Anthropic schedule together,
+// in index order.
+func messageBlocks(s *Schedule) []*messageBlock {
+	var blocks []*messageBlock
+	for i := range s.Events {
+		e := &s.Events[i]
+		switch {
+		case e.Type == "content_block_start":
+			blocks = append(blocks, &messageBlock{typ: e.Block, id: e.ID, name: e.Name})
+		case e.Type == "content_block_delta" && e.Index < len(blocks):
+			blocks[e.Index].text.WriteString(e.Text)
+		}
+	}
+	return blocks
 }

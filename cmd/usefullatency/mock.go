@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -21,12 +22,16 @@ type mockFlags struct {
 	config      string
 	faults      string
 	holdHeaders bool
+	profile     string
+	// prefix is the flags' prefix, for the messages naming them.
+	prefix string
 }
 
 // add registers the flags; prefix is "" for `mock` and "mock-" for `run`
 // (and search). `mock` listens on 127.0.0.1:8099 by default, `run --mock`
 // on a free loopback port unless --mock-addr names one.
 func (m *mockFlags) add(fs *pflag.FlagSet, prefix string) {
+	m.prefix = prefix
 	if prefix == "" {
 		fs.StringVar(&m.addr, "addr", "127.0.0.1:8099", "address to listen on")
 	} else {
@@ -36,6 +41,7 @@ func (m *mockFlags) add(fs *pflag.FlagSet, prefix string) {
 	fs.StringVar(&m.config, prefix+"config", "", "JSON file overriding the mock's latencies, slots and faults")
 	fs.StringVar(&m.faults, prefix+"faults", "", "faults applied to every request, comma separated")
 	fs.BoolVar(&m.holdHeaders, prefix+"hold-headers", false, "send headers after dequeue, queue time in Server-Timing")
+	fs.StringVar(&m.profile, prefix+"profile", "", "server whose wire behaviour to imitate: "+strings.Join(mock.ProfileNames, ", ")+" (default aftersales, or the config's)")
 }
 
 // server builds the mock from the flags.
@@ -54,6 +60,12 @@ func (m *mockFlags) server() (*mock.Server, error) {
 		cfg.Faults = append(cfg.Faults, strings.Split(m.faults, ",")...)
 	}
 	cfg.HoldHeadersUntilDequeue = cfg.HoldHeadersUntilDequeue || m.holdHeaders
+	if m.profile != "" {
+		if !slices.Contains(mock.ProfileNames, m.profile) {
+			return nil, fmt.Errorf("--%sprofile: unknown profile %q (known: %s)", m.prefix, m.profile, strings.Join(mock.ProfileNames, ", "))
+		}
+		cfg.Profile = m.profile
+	}
 	cfg.Version = strings.Fields(versionString())[1]
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -83,7 +95,7 @@ func mockCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, runner.ExitInvalidConfig, fmt.Errorf("mock: %w", err))
 	}
-	fmt.Fprintf(stdout, "usefullatency mock: the simulated after-sales assistant listens on %s\n", url)
+	fmt.Fprintf(stdout, "usefullatency mock: the simulated after-sales assistant listens on %s (profile %s)\n", url, srv.Profile())
 	fmt.Fprintln(stdout, "  POST /chat (business)  POST /v1/chat/completions, /v1/completions (OpenAI)  POST /v1/messages (Anthropic)")
 	fmt.Fprintln(stdout, "  GET /v1/models  GET /v1/version  GET /v1/health  GET /healthz  (the /v1 routes also without /v1)")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
