@@ -14,6 +14,7 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
 	k6secrets "github.com/usefullatency/usefullatency/js/modules/secrets"
+	k6streams "github.com/usefullatency/usefullatency/js/modules/streams"
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
 	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
 	k6websockets "github.com/usefullatency/usefullatency/js/modules/websockets"
@@ -44,6 +45,7 @@ var builtin = []struct {
 	{k6fs.Name, k6fs.New},
 	{k6csv.Name, k6csv.New},
 	{k6grpc.Name, k6grpc.New},
+	{k6streams.Name, k6streams.New},
 }
 
 func init() {
