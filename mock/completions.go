@@ -34,12 +34,7 @@ func completionsEvents(steps []step, s *Schedule) []Event {
 		case opDisconnect:
 			e.Kind, e.Type = KindDisconnect, "disconnect"
 		case opDone:
-			e.Kind, e.Type = KindEmpty, "finish"
-			evs = append(evs, e)
-			if s.IncludeUsage {
-				e.Kind, e.Type = KindState, "usage"
-				evs = append(evs, e)
-			}
+			evs = appendFinish(evs, s, e)
 			e.Kind, e.Type = KindDone, "[DONE]"
 		default:
 			continue

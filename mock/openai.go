@@ -54,12 +54,7 @@ func openaiEvents(steps []step, s *Schedule) []Event {
 		case opDisconnect:
 			e.Kind, e.Type = KindDisconnect, "disconnect"
 		case opDone:
-			e.Kind, e.Type = KindEmpty, "finish"
-			evs = append(evs, e)
-			if s.IncludeUsage {
-				e.Kind, e.Type = KindState, "usage"
-				evs = append(evs, e)
-			}
+			evs = appendFinish(evs, s, e)
 			e.Kind, e.Type = KindDone, "[DONE]"
 		default:
 			continue
@@ -67,6 +62,19 @@ func openaiEvents(steps []step, s *Schedule) []Event {
 		if st.malformed {
 			e.Kind = KindInvalid
 		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+// appendFinish appends the events that end an OpenAI-shaped stream before
+// its [DONE]: the finish event and, when the request asked for it, the
+// usage event.
+func appendFinish(evs []Event, s *Schedule, e Event) []Event {
+	e.Kind, e.Type = KindEmpty, "finish"
+	evs = append(evs, e)
+	if s.IncludeUsage {
+		e.Kind, e.Type = KindState, "usage"
 		evs = append(evs, e)
 	}
 	return evs
