@@ -24,7 +24,7 @@ types: deps
 	cd types && npm ci --no-audit --no-fund --loglevel=error && node_modules/.bin/tsc -p .
 
 # What make test needs beyond Go and make (Node.js/npm, Prometheus,
-# InfluxDB, Chromium): scripts/deps installs the missing ones (as root, or with sudo)
+# InfluxDB, Chromium, Redis): scripts/deps installs the missing ones (as root, or with sudo)
 # or stops with the command to run; with everything present it is a few
 # checks. make test runs it through types.
 .PHONY: deps

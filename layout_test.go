@@ -53,6 +53,7 @@ var layers = map[string]int{
 	"js/modules/fs":         3, // k6/experimental/fs: files read once per run, shared by the VUs
 	"js/modules/secrets":    3, // k6/secrets and --secret-source: mock, file and url sources
 	"js/modules/streams":    3, // k6/experimental/streams: ReadableStream in JavaScript embedded in Go
+	"js/modules/redis":      3, // k6/experimental/redis: a promise-based Client over go-redis, single node
 	"js/modules/csv":        4, // k6/experimental/csv: parses the files of js/modules/fs
 	"js/modules/sse":        4, // the xk6-sse API, sent through the usefulsse probe
 	"js":                    5,

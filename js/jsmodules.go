@@ -13,6 +13,7 @@ import (
 	k6http "github.com/usefullatency/usefullatency/js/modules/http"
 	"github.com/usefullatency/usefullatency/js/modules/k6"
 	k6metrics "github.com/usefullatency/usefullatency/js/modules/metrics"
+	k6redis "github.com/usefullatency/usefullatency/js/modules/redis"
 	k6secrets "github.com/usefullatency/usefullatency/js/modules/secrets"
 	k6streams "github.com/usefullatency/usefullatency/js/modules/streams"
 	k6timers "github.com/usefullatency/usefullatency/js/modules/timers"
@@ -46,6 +47,7 @@ var builtin = []struct {
 	{k6csv.Name, k6csv.New},
 	{k6grpc.Name, k6grpc.New},
 	{k6streams.Name, k6streams.New},
+	{k6redis.Name, k6redis.New},
 }
 
 func init() {

@@ -80,7 +80,7 @@ func runDeps(t *testing.T, programs map[string]string, env []string, args ...str
 
 // all is every program the tests need, plus apt-get.
 func all(except ...string) map[string]string {
-	m := map[string]string{"node": "", "npm": "", "prometheus": "", "influxd": "", "chromium": "", "apt-get": ""}
+	m := map[string]string{"node": "", "npm": "", "prometheus": "", "influxd": "", "chromium": "", "redis-server": "", "apt-get": ""}
 	for _, name := range except {
 		delete(m, name)
 	}
