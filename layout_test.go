@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"internal/otlptest":          0,  // the loopback OTLP metrics receiver of the tests
 	"internal/syncbuf":           -1, // a bytes.Buffer written from goroutines while a test reads it
 	"internal/influxtest":        0,  // the real influxd of the tests
+	"internal/redistest":         0,  // the real redis-server of the tests
 	"docs":                       0,  // the manual's pages, embedded for usefullatency help; imports nothing of the repository
 	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
 	"metrics":                    0, "sse": 0, "internal/eventually": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,

@@ -91,7 +91,7 @@ func TestExternallyControlledScale(t *testing.T) {
 		wantVUs := func(step string, want ...int64) {
 			t.Helper()
 			log.since()
-			time.Sleep(time.Second)
+			time.Sleep(time.Second) // a second of synctest's fake clock: the VUs run their iterations
 			if got := log.since(); !slices.Equal(got, want) {
 				t.Errorf("%s: iterations ran on VUs %v, want %v", step, got, want)
 			}
@@ -174,7 +174,7 @@ func TestExternallyControlledRefusals(t *testing.T) {
 				t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 			}
 		}
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // a second of synctest's fake clock
 		if got := log.since(); !slices.Equal(got, []int64{1}) || c.Stats().Initialised.Load() != 4 {
 			t.Errorf("after refused changes VUs %v ran, %d owned; want only VU 1, 4 owned", got, c.Stats().Initialised.Load())
 		}
@@ -233,7 +233,7 @@ func TestExternallyControlledPause(t *testing.T) {
 			_ = c.Run(context.Background(), start)
 			ended <- time.Since(start)
 		}()
-		time.Sleep(550 * time.Millisecond)
+		time.Sleep(550 * time.Millisecond) // synctest's fake clock: mid-way through the 6th iteration
 		if err := c.SetPaused(true); err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestExternallyControlledPause(t *testing.T) {
 				el, st.Interrupted.Load(), st.Active.Load())
 		}
 		log.since()
-		time.Sleep(2 * time.Second)
+		time.Sleep(2 * time.Second) // two seconds of synctest's fake clock, paused
 		if got := log.since(); len(got) != 0 {
 			t.Errorf("VUs %v ran while paused", got)
 		}

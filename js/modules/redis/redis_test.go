@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/redistest"
 	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
@@ -39,7 +40,7 @@ func call(t *testing.T, src string) error {
 // TestCommands sends the documented commands to a real server and checks
 // what each promise resolves with.
 func TestCommands(t *testing.T) {
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	err := call(t, `
 const c = new redis.Client('redis://`+addr+`/2');
 export default async function () {
@@ -115,7 +116,7 @@ export default async function () {
 // TestOptionsObject connects with an options object and sees that two
 // clients share the server's data and that database selects a database.
 func TestOptionsObject(t *testing.T) {
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	host, port, _ := strings.Cut(addr, ":")
 	err := call(t, `
 const a = new redis.Client({socket: {host: '`+host+`', port: `+port+`, dialTimeout: 2000}, database: 3, clientName: 'k6'});
@@ -134,7 +135,7 @@ export default async function () {
 
 // TestRejections checks the promises that reject and their messages.
 func TestRejections(t *testing.T) {
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	dead := deadAddr(t)
 	for _, tc := range []struct{ name, expr, want string }{
 		{"get of a missing key", `c.get('missing')`, "redis: nil"},
@@ -201,7 +202,7 @@ export default async function () {
 // TestInterrupted checks that an interrupted iteration stops waiting for a
 // reply: BLPOP would block for a minute.
 func TestInterrupted(t *testing.T) {
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	vu := jstest.NewVU(t, helpers+`
 const c = new redis.Client('redis://`+addr+`');
 export default async function () { await c.sendCommand('BLPOP', 'never', 60); }`)

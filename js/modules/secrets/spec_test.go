@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
 // writeFile writes content to a file in a new temporary directory and
@@ -162,29 +162,31 @@ func TestManagerLooksUpOnce(t *testing.T) {
 // TestManagerConcurrentLookups has VUs ask for one key together while the
 // source is slow: the source is asked once and all get the value.
 func TestManagerConcurrentLookups(t *testing.T) {
-	gate := make(chan struct{})
-	var calls atomic.Int64
-	m := NewManager(map[string]Source{"slow": sourceFunc(func(key string) (string, error) {
-		calls.Add(1)
-		<-gate
-		return "v-" + key, nil
-	})}, "slow")
-	var wg sync.WaitGroup
-	got := make([]string, 8)
-	for i := range got {
-		wg.Go(func() { got[i], _ = m.Get("default", "k") })
-	}
-	time.Sleep(20 * time.Millisecond) // let them all wait on the first lookup
-	close(gate)
-	wg.Wait()
-	for i, v := range got {
-		if v != "v-k" {
-			t.Errorf("caller %d got %q", i, v)
+	synctest.Test(t, func(t *testing.T) {
+		gate := make(chan struct{})
+		var calls atomic.Int64
+		m := NewManager(map[string]Source{"slow": sourceFunc(func(key string) (string, error) {
+			calls.Add(1)
+			<-gate
+			return "v-" + key, nil
+		})}, "slow")
+		var wg sync.WaitGroup
+		got := make([]string, 8)
+		for i := range got {
+			wg.Go(func() { got[i], _ = m.Get("default", "k") })
 		}
-	}
-	if n := calls.Load(); n != 1 {
-		t.Errorf("the source was asked %d times, want once", n)
-	}
+		synctest.Wait() // every caller waits: one on the source, the others on its lookup
+		close(gate)
+		wg.Wait()
+		for i, v := range got {
+			if v != "v-k" {
+				t.Errorf("caller %d got %q", i, v)
+			}
+		}
+		if n := calls.Load(); n != 1 {
+			t.Errorf("the source was asked %d times, want once", n)
+		}
+	})
 }
 
 type sourceFunc func(string) (string, error)
