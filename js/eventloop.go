@@ -11,6 +11,10 @@ type EventLoop struct {
 	queue   []func() error
 	pending int
 	wakeup  chan struct{}
+
+	// idle, when set, is called before the loop waits for a callback and
+	// busy after the wait: the VU gives its JavaScript turn up meanwhile.
+	idle, busy func()
 }
 
 // NewEventLoop returns an idle loop.
@@ -66,7 +70,16 @@ func (l *EventLoop) Run(first func() error, onFail func(error)) error {
 			if pending == 0 {
 				return err
 			}
-			<-l.wakeup
+			l.wait()
 		}
 	}
+}
+
+// wait blocks until a callback is queued, between idle and busy.
+func (l *EventLoop) wait() {
+	if l.idle != nil {
+		l.idle()
+		defer l.busy()
+	}
+	<-l.wakeup
 }

@@ -65,7 +65,11 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 	rt.SetFieldNameMapper(sobek.TagFieldNameMapper("js", true))
 	vu := &VU{
 		bundle: b, rt: rt, loop: NewEventLoop(), ctx: ctx, inInit: true,
-		state: &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root},
+		state: &modules.State{Run: run, VUID: id, VUIDInTest: id, Tags: run.Tags, Group: run.Root, Turn: run.JS.Turn()},
+	}
+	if turn := vu.state.Turn; turn != nil {
+		vu.loop.idle = turn.Release
+		vu.loop.busy = func() { turn.Acquire(vu.ctx) }
 	}
 	vu.timers = k6timers.NewTimers(vu)
 	if err := vu.installGlobals(); err != nil {
@@ -219,6 +223,10 @@ func (vu *VU) Call(ctx context.Context, name string, args ...sobek.Value) (sobek
 		vu.ctx = ctx
 		vu.rt.ClearInterrupt()
 	}()
+	// The function runs with the VU's JavaScript turn (run.JS), given up
+	// whenever the VU waits and at the end of the call.
+	vu.state.Turn.Acquire(callCtx)
+	defer vu.state.Turn.Release()
 	var result sobek.Value
 	err := vu.loop.Run(func() error {
 		var err error

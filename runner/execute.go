@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/usefullatency/usefullatency/executor"
+	"github.com/usefullatency/usefullatency/internal/cpugate"
 	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js"
 	"github.com/usefullatency/usefullatency/js/modules"
@@ -123,6 +125,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 		return ExitInvalidConfig, err
 	}
 	defer e.stopOutputs()
+	t.planTurns()
 	initStart := time.Now()
 	ctl.setStatus(StatusInitVUs)
 	if err := e.initVUs(runCtx); err != nil {
@@ -268,6 +271,19 @@ func optionsMap(o options.Options) map[string]any {
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	return m
+}
+
+// planTurns bounds how many VUs run JavaScript at once (cpugate.Plan) and
+// gives the process the scheduler slot more that the network reads on.
+// The VUs created from then on take turns; a test run again keeps its
+// gate.
+func (t *Test) planTurns() {
+	if t.Run.JS != nil {
+		return
+	}
+	procs, turns := cpugate.Plan()
+	runtime.GOMAXPROCS(procs)
+	t.Run.JS = cpugate.New(turns)
 }
 
 // initVUs initialises every scenario's pre-allocated VUs, in parallel.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/cpugate"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -40,6 +41,8 @@ type Run struct {
 	// Secrets are the secret sources k6/secrets reads (--secret-source);
 	// nil when none is configured.
 	Secrets Secrets
+	// JS bounds how many VUs run JavaScript at once (nil: no bound).
+	JS *cpugate.Gate
 }
 
 // Secrets looks up secret values for k6/secrets. Get returns the value of
@@ -107,6 +110,21 @@ type State struct {
 	// handshakes. Call them on the VU's goroutine.
 	CookieJar   func() http.CookieJar
 	CookieJarOf func(v any) (http.CookieJar, bool)
+	// Turn is the VU's turn at Run.JS: held while its JavaScript runs.
+	Turn *cpugate.Turn
+}
+
+// Blocking runs wait, which blocks the VU without running JavaScript (a
+// request, a sleep), with the VU's JavaScript turn given to another VU
+// meanwhile. Callbacks wait runs that call JavaScript go through Holding.
+func Blocking(vu VU, wait func()) {
+	vu.State().Turn.Blocking(vu.Context(), wait)
+}
+
+// Holding runs fn, a callback of a request the VU is blocked in (see
+// cpugate.Turn.Hold): at once, with a turn when one is free.
+func Holding(vu VU, fn func() error) error {
+	return vu.State().Turn.Hold(fn)
 }
 
 // Push sends samples to the run's metrics engine, with the VU's metadata

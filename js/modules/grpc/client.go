@@ -145,12 +145,19 @@ func (c *client) connect(addr string, params sobek.Value) (bool, error) {
 	c.close()
 	ctx, cancel := context.WithTimeout(c.m.vu.Context(), p.timeout)
 	defer cancel()
-	conn, err := c.m.dial(ctx, addr, p)
-	if err != nil {
+	var (
+		conn  *grpc.ClientConn
+		files *protoregistry.Files
+	)
+	modules.Blocking(c.m.vu, func() {
+		if conn, err = c.m.dial(ctx, addr, p); err == nil && p.reflect {
+			files, err = grpcdesc.Reflect(metadata.NewOutgoingContext(ctx, p.reflectMetadata), conn)
+		}
+	})
+	if conn == nil {
 		return false, fmt.Errorf("client.connect(%q): %w", addr, err)
 	}
 	if p.reflect {
-		files, err := grpcdesc.Reflect(metadata.NewOutgoingContext(ctx, p.reflectMetadata), conn)
 		if err != nil {
 			_ = conn.Close()
 			return false, fmt.Errorf("client.connect(%q): %w", addr, err)

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 // unaryCall is one unary call, read on the VU's goroutine so that it can
@@ -42,7 +44,9 @@ func (c *client) invoke(method string, req, params sobek.Value) (sobek.Value, er
 	if err != nil {
 		return nil, err
 	}
-	return c.response(call, call.send(c.m.vu.Context()))
+	var o outcome
+	modules.Blocking(c.m.vu, func() { o = call.send(c.m.vu.Context()) })
+	return c.response(call, o)
 }
 
 // asyncInvoke is client.asyncInvoke(method, request, params): the call of

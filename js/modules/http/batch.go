@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/grafana/sobek"
+
+	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 // batch is http.batch(requests): the requests, an array or an object of
@@ -37,7 +39,8 @@ func (h *HTTP) batch(requests sobek.Value) (sobek.Value, error) {
 		}
 		calls[i] = c
 	}
-	exs := h.sendAll(h.vu.Context(), calls)
+	var exs []*exchange
+	modules.Blocking(h.vu, func() { exs = h.sendAll(h.vu.Context(), calls) })
 	values := make([]sobek.Value, len(calls))
 	for i, c := range calls {
 		v, err := h.response(c, exs[i])

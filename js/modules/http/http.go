@@ -246,7 +246,9 @@ func (h *HTTP) request(method string, url, body, params sobek.Value) (sobek.Valu
 	if err != nil {
 		return nil, err
 	}
-	return h.response(c, h.send(h.vu.Context(), c))
+	var ex *exchange
+	modules.Blocking(h.vu, func() { ex = h.send(h.vu.Context(), c) })
+	return h.response(c, ex)
 }
 
 // get is http.get(url, params).

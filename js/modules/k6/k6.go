@@ -98,10 +98,12 @@ func (c *core) sleep(secs float64) {
 	}
 	t := time.NewTimer(time.Duration(secs * float64(time.Second)))
 	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-c.vu.Context().Done():
-	}
+	modules.Blocking(c.vu, func() {
+		select {
+		case <-t.C:
+		case <-c.vu.Context().Done():
+		}
+	})
 }
 
 // fail throws an error with msg, ending the iteration.

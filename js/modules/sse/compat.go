@@ -73,8 +73,14 @@ func (c *compat) open(url string, args ...sobek.Value) (sobek.Value, error) {
 	if _, err := setup(sobek.Undefined(), c.clientValue(cl)); err != nil {
 		return nil, err
 	}
-	req.OnOpen = func(int, http.Header) error { return cl.fail(cl.emit("open")) }
-	req.OnEvent = func(ev *sse.Event) error { return cl.deliver(rt, ev) }
+	// The callbacks run on the VU's goroutine while Send blocks it with
+	// its JavaScript turn given up: each takes the turn back.
+	req.OnOpen = func(int, http.Header) error {
+		return modules.Holding(c.vu, func() error { return cl.fail(cl.emit("open")) })
+	}
+	req.OnEvent = func(ev *sse.Event) error {
+		return modules.Holding(c.vu, func() error { return cl.deliver(rt, ev) })
+	}
 	start := time.Now()
 	res, err := c.probe.Send(req, tags)
 	if err != nil {

@@ -14,6 +14,13 @@ type invoker func(fn func() error) error
 // direct runs fn at once: the VU's goroutine is blocked in the request.
 func direct(fn func() error) error { return fn() }
 
+// holding returns an invoker for blocking requests: it runs fn at once on
+// the VU's goroutine, blocked in the request with its JavaScript turn
+// given up, taking the turn back while fn runs.
+func holding(vu modules.VU) invoker {
+	return func(fn func() error) error { return modules.Holding(vu, fn) }
+}
+
 // onLoop returns an invoker that queues fn on the VU's event loop and waits
 // for it, so JavaScript only ever runs on the VU's own goroutine.
 func onLoop(vu modules.VU, ctx context.Context) invoker {

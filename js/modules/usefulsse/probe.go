@@ -83,11 +83,12 @@ func (p *Probe) httpClient() *sse.Client {
 
 // request sends a streaming request and blocks the VU until it ended.
 func (p *Probe) request(method, url string, body, params sobek.Value) (sobek.Value, error) {
-	call, err := p.prepare(method, url, body, params, direct)
+	call, err := p.prepare(method, url, body, params, holding(p.vu))
 	if err != nil {
 		return nil, err
 	}
-	res := p.httpClient().Do(p.vu.Context(), call.req)
+	var res *sse.Result
+	modules.Blocking(p.vu, func() { res = p.httpClient().Do(p.vu.Context(), call.req) })
 	good := call.slo.verdict(res)
 	p.record(call, res, good)
 	return resultValue(p.vu.Runtime(), res, good), nil
@@ -195,7 +196,8 @@ func (p *Probe) Send(req *sse.Request, tags map[string]string) (*sse.Result, err
 	if err != nil {
 		return nil, err
 	}
-	res := p.httpClient().Do(p.vu.Context(), call.req)
+	var res *sse.Result
+	modules.Blocking(p.vu, func() { res = p.httpClient().Do(p.vu.Context(), call.req) })
 	p.record(call, res, nil)
 	return res, nil
 }

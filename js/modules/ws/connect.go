@@ -53,7 +53,11 @@ func (m *ws) connect(url string, args ...sobek.Value) (sobek.Value, error) {
 	if err != nil {
 		return nil, errors.New("k6/ws: connect: " + err.Error())
 	}
-	sess, hs, err := t.Dial(m.vu.Context())
+	var (
+		sess *k6websockets.Session
+		hs   *wsconn.Handshake
+	)
+	modules.Blocking(m.vu, func() { sess, hs, err = t.Dial(m.vu.Context()) })
 	if err != nil {
 		if m.throws() {
 			return nil, errors.New("k6/ws: connect " + url + ": " + err.Error())

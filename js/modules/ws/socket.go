@@ -157,8 +157,23 @@ func (s *socket) run() (string, error) {
 		return "", err
 	}
 	for {
-		select {
-		case ev := <-s.events:
+		var (
+			ev    wsconn.Event
+			id    int
+			which int
+		)
+		// The VU's JavaScript turn is given up while it waits.
+		modules.Blocking(s.vu, func() {
+			select {
+			case ev = <-s.events:
+				which = 1
+			case id = <-s.fired:
+				which = 2
+			case <-s.ctx.Done():
+			}
+		})
+		switch which {
+		case 1:
 			s.sess.Record(ev)
 			if ev.Kind == wsconn.Close {
 				closed = true
@@ -167,11 +182,11 @@ func (s *socket) run() (string, error) {
 			if err := s.event(ev); err != nil {
 				return "", err
 			}
-		case id := <-s.fired:
+		case 2:
 			if err := s.fire(id); err != nil {
 				return "", err
 			}
-		case <-s.ctx.Done():
+		default:
 			return "", nil // the iteration ended: no more handlers
 		}
 	}
