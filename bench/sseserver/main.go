@@ -17,12 +17,14 @@
 //	2 × interval    {"delta": "Sure, ", "server_ms": …}            first visible text
 //	…               {"delta": "word ", "server_ms": …} with decision, reason and
 //	                next_step appearing in business_state along the way
-//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …, "headers_ms": …, "kernel_headers_ms": …}, "done": true}
+//	events×interval {"delta": "", "server_ms": …, "business_state": {"first_text_ms": …, "useful_ms": …, "headers_ms": …, "kernel_headers_ms": …}, "done": true}
 //
 // server_ms is float milliseconds since the request arrived, on the
 // monotonic clock, read just before the event is written (one write
 // system call per event: the event is flushed at once). first_text_ms is
-// the server_ms of the first event with non-whitespace text. The probe's
+// the server_ms of the first event with non-whitespace text, useful_ms
+// that of the event that completes decision, reason and next_step (the
+// business dialect's default useful predicate). The probe's
 // first_text minus first_text_ms is therefore the probe's error: request
 // transit plus response transit and parsing, on loopback. headers_ms is
 // when the headers and the heartbeat were flushed: the probe's (first_text
@@ -171,6 +173,7 @@ type stream struct {
 	due       time.Duration // due time of event i, since t0
 	i         int           // next event, 1-based
 	firstText float64       // server_ms of the first visible text
+	useful    float64       // server_ms of the event completing decision, reason and next_step
 	headers   float64       // server_ms of the flush of the headers and heartbeat
 	kernel    float64       // kernel_headers_ms; negative when unknown
 	buf       []byte
@@ -269,6 +272,8 @@ func (s *server) send(st *stream) bool {
 	case i == s.events:
 		b = append(b, `, "business_state": {"status": "done", "first_text_ms": `...)
 		b = strconv.AppendFloat(b, st.firstText, 'f', 3, 64)
+		b = append(b, `, "useful_ms": `...)
+		b = strconv.AppendFloat(b, st.useful, 'f', 3, 64)
 		b = append(b, `, "headers_ms": `...)
 		b = strconv.AppendFloat(b, st.headers, 'f', 3, 64)
 		if st.kernel >= 0 {
@@ -282,6 +287,7 @@ func (s *server) send(st *stream) bool {
 		b = append(b, `, "business_state": {"reason": "damaged on arrival"}`...)
 	case i == s.events*4/5:
 		b = append(b, `, "business_state": {"next_step": "print the return label"}`...)
+		st.useful = ms
 	}
 	b = append(b, "}\n\n"...)
 	st.buf = b

@@ -1,0 +1,78 @@
+// The probe's truth under a busy runner: STREAM_RATE streams/s (default 5)
+// against bench/sseserver (SSE_URL: http:// or https://; run the server
+// with -interval 10ms -events 100 for a dense stream, the default 50 ms for
+// a sparse one) while BUSY VUs (default 6) spin JavaScript, so the runner's
+// cores are busy. Every moment is compared with the server's own time of
+// it, both counted from the request (the probe from the request's first
+// byte on the wire, the server from its handler's start):
+//
+//   err_headers     |headers − headers_ms|
+//   err_first_text  |first_text − first_text_ms|
+//   err_useful      |useful − useful_ms|
+//   err_event       |event.elapsed_ms − server_ms| for every event
+//                   (only with ONEVENT=1: the callback reads them)
+//
+// The difference also holds the request's way in and the server's delay
+// in starting its handler: on an idle loopback that is tens of µs.
+//
+//   usefullatency run -e SSE_URL=https://127.0.0.1:PORT -e ONEVENT=1 bench/truth.js
+import usefulsse from 'k6/x/usefulsse';
+import { Trend } from 'k6/metrics';
+
+const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
+const errHeaders = new Trend('err_headers', true);
+const errFirstText = new Trend('err_first_text', true);
+const errUseful = new Trend('err_useful', true);
+const errEvent = new Trend('err_event', true);
+
+export const options = {
+  insecureSkipTLSVerify: true,
+  scenarios: {
+    streams: {
+      executor: 'constant-arrival-rate', exec: 'stream',
+      rate: Number(__ENV.STREAM_RATE || 5), timeUnit: '1s', duration: __ENV.DURATION || '20s',
+      preAllocatedVUs: 20, maxVUs: 40, gracefulStop: '5s',
+    },
+    busy: {
+      executor: 'constant-vus', exec: 'spin',
+      vus: Number(__ENV.BUSY || 6), duration: __ENV.DURATION || '20s', gracefulStop: '1s',
+    },
+  },
+  summaryTrendStats: ['avg', 'med', 'p(95)', 'p(99)', 'max', 'count'],
+};
+
+const body = { bucket: 'qa', question: 'Can I return my order?' };
+const params = { dialect: 'business', tags: { bucket: 'qa' } };
+if (__ENV.ONEVENT) {
+  params.onEvent = (ev) => {
+    if (ev.data) {
+      const d = JSON.parse(ev.data);
+      if (d.server_ms !== undefined) {
+        errEvent.add(Math.abs(ev.elapsed_ms - d.server_ms));
+      }
+    }
+  };
+}
+
+function addErr(trend, probe, server) {
+  if (probe !== null && probe !== undefined && server !== undefined) {
+    trend.add(Math.abs(probe - server));
+  }
+}
+
+export function stream() {
+  const res = usefulsse.post(URL, body, params);
+  const s = res.state;
+  addErr(errHeaders, res.timings.headers, s.headers_ms);
+  addErr(errFirstText, res.timings.first_text, s.first_text_ms);
+  addErr(errUseful, res.timings.useful, s.useful_ms);
+}
+
+// spin keeps a JavaScript engine busy for 50 ms at a time.
+export function spin() {
+  const end = Date.now() + 50;
+  let x = 0;
+  while (Date.now() < end) {
+    x += Math.sqrt(x + 1);
+  }
+}
