@@ -52,8 +52,12 @@ type exchange struct {
 	wc       atomic.Pointer[reactor.Conn]
 	redirect *redirection // the response was a redirect to follow
 
-	// Through net/http: the connection that carried the response.
-	conn net.Conn
+	// Through net/http: the connection that carried the response, the
+	// offset of the request's first byte on it and, on a new connection,
+	// its set-up on the network (stampConn.setupTime).
+	conn  net.Conn
+	mark  uint64
+	setup time.Duration
 	// wireLag is the longest read lag of the reactor's reads for this
 	// exchange, nanoseconds plus one (0: no stamped read).
 	wireLag atomic.Int64

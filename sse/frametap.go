@@ -51,6 +51,10 @@ type frameTap struct {
 	stream  uint32
 	payload int
 
+	// The frames the client writes, on the writer holding the HTTP/2
+	// connection's write lock.
+	out outFrames
+
 	mu      sync.Mutex
 	streams map[uint32]*streamStamps
 	oldest  []uint32 // stream ids in the order they appeared
@@ -58,6 +62,7 @@ type frameTap struct {
 
 // streamStamps are the stamps of one stream's frames.
 type streamStamps struct {
+	sent    time.Time    // the kernel sent the request's HEADERS frame
 	headers time.Time    // the last header block before the first DATA
 	frames  []frameStamp // DATA frames not yet read past
 	total   int64        // DATA payload bytes so far
@@ -72,7 +77,7 @@ type frameStamp struct {
 
 // newFrameTap taps tc, a TLS client over sc.
 func newFrameTap(tc net.Conn, sc *stampConn) *frameTap {
-	t := &frameTap{Conn: tc, sc: sc, streams: map[uint32]*streamStamps{}}
+	t := &frameTap{Conn: tc, sc: sc, streams: map[uint32]*streamStamps{}, out: outFrames{preface: len(h2Preface)}}
 	sc.mu.Lock()
 	sc.tap = t
 	sc.mu.Unlock()
@@ -87,6 +92,40 @@ func (t *frameTap) Read(p []byte) (int, error) {
 		t.scan(p[:n], t.sc.at())
 	}
 	return n, err
+}
+
+// Write implements net.Conn: it writes to the TLS client and notes when
+// the kernel sent the requests whose HEADERS frames begin in p (the
+// transmit stamp of the first TLS record the write produced).
+func (t *frameTap) Write(p []byte) (int, error) {
+	off := t.sc.mark()
+	n, err := t.Conn.Write(p)
+	var at time.Time
+	t.out.scan(p[:n], func(id uint32) {
+		if at.IsZero() {
+			var ok bool
+			if at, ok = t.sc.sentAt(off); !ok {
+				return
+			}
+		}
+		t.mu.Lock()
+		if s := t.streamLocked(id); s.sent.IsZero() {
+			s.sent = at
+		}
+		t.mu.Unlock()
+	})
+	return n, err
+}
+
+// sentAt returns when the kernel sent the HEADERS frame of stream id.
+func (t *frameTap) sentAt(id uint32) (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.streams[id]
+	if s == nil || s.sent.IsZero() {
+		return time.Time{}, false
+	}
+	return s.sent, true
 }
 
 // scan walks the frames in b, whose last byte arrived at at.
@@ -232,4 +271,46 @@ func (t *frameTap) ConnectionState() tls.ConnectionState {
 		return cs.ConnectionState()
 	}
 	return tls.ConnectionState{}
+}
+
+// h2Preface is the client's connection preface (RFC 9113, section 3.4),
+// written before its first frame.
+const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+// outFrames follows the frames a client writes, to find where each
+// stream's HEADERS frame begins.
+type outFrames struct {
+	preface int // preface bytes still to come
+	hdr     [h2HeaderLen]byte
+	hdrN    int
+	left    int // payload bytes of the current frame still to come
+}
+
+// scan walks the bytes b written next and calls headers with the stream
+// of every HEADERS frame whose header ends in b.
+func (o *outFrames) scan(b []byte, headers func(id uint32)) {
+	if o.preface > 0 {
+		k := min(len(b), o.preface)
+		o.preface -= k
+		b = b[k:]
+	}
+	for len(b) > 0 {
+		if o.left > 0 {
+			k := min(len(b), o.left)
+			o.left -= k
+			b = b[k:]
+			continue
+		}
+		k := copy(o.hdr[o.hdrN:], b)
+		o.hdrN += k
+		b = b[k:]
+		if o.hdrN < h2HeaderLen {
+			continue
+		}
+		o.hdrN = 0
+		o.left = int(o.hdr[0])<<16 | int(o.hdr[1])<<8 | int(o.hdr[2])
+		if id := binary.BigEndian.Uint32(o.hdr[5:]) & 0x7fffffff; o.hdr[3] == h2Headers && id != 0 {
+			headers(id)
+		}
+	}
 }

@@ -71,6 +71,7 @@ func (h h2Conn) RoundTrip(req *http.Request) (*http.Response, error) {
 		if at, ok := h.tap.headersAt(id); ok {
 			b.last = at
 		}
+		b.sent, b.sentOK = h.tap.sentAt(id)
 		resp.Body = b
 	}
 	return resp, nil
@@ -113,6 +114,9 @@ type h2Body struct {
 	id   uint32
 	off  int64
 	last time.Time
+	// sent is when the kernel sent the request's HEADERS frame (sentOK).
+	sent   time.Time
+	sentOK bool
 }
 
 // Read implements io.Reader.

@@ -31,6 +31,7 @@ type stampConn struct {
 	maxLag time.Duration // the longest read lag since takeLag
 	reads  int64
 	tap    *frameTap // set when HTTP/2 runs over the connection
+	tx     txState   // the writes and their kernel send stamps
 }
 
 // newStampConn wraps a TCP connection; ok is false where the kernel
@@ -41,7 +42,9 @@ func newStampConn(c net.Conn) (net.Conn, bool) {
 	if !ok {
 		return c, false
 	}
-	return &stampConn{Conn: sc}, true
+	stamped := &stampConn{Conn: sc}
+	stamped.enableTX()
+	return stamped, true
 }
 
 // Read implements net.Conn: one recvmsg, stamped.

@@ -8,11 +8,38 @@ import (
 )
 
 // traceConn notes the connection net/http picks for the request, so the
-// response can be read on its kernel stamps.
+// response can be read on its kernel stamps, where on it the request
+// starts, and, on a new connection, how long setting it up took on the
+// network.
 func (x *exchange) traceConn(ctx context.Context) context.Context {
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) { x.conn = info.Conn },
+		GotConn: func(info httptrace.GotConnInfo) {
+			x.conn, x.setup = info.Conn, 0
+			if sc := stampOf(info.Conn); sc != nil {
+				x.mark = sc.mark()
+				if !info.Reused {
+					x.setup = sc.setupTime()
+				}
+			}
+		},
 	})
+}
+
+// transmitted moves the exchange's start to the kernel's send time of the
+// request on a net/http connection (HTTP/1.1 from the connection's mark,
+// HTTP/2 from the stream's HEADERS frame), as the reactor does.
+func (x *exchange) transmitted(resp *http.Response) {
+	if b, ok := resp.Body.(*h2Body); ok {
+		if b.sentOK {
+			x.Transmitted(b.sent, x.setup)
+		}
+		return
+	}
+	if sc := stampOf(x.conn); sc != nil {
+		if at, ok := sc.sentAt(x.mark); ok {
+			x.Transmitted(at, x.setup)
+		}
+	}
 }
 
 // stampResponse points the exchange's clock at the kernel stamps of the
@@ -23,6 +50,7 @@ func (x *exchange) traceConn(ctx context.Context) context.Context {
 // stamp of the frame that held the last byte handed out (frameTap). Where
 // the kernel gives no stamps, the clock stays the read time.
 func (x *exchange) stampResponse(resp *http.Response) {
+	x.transmitted(resp)
 	if b, ok := resp.Body.(*h2Body); ok {
 		x.stamps = b.tap.sc
 		x.stamps.takeLag() // the lag of this exchange's reads starts now
