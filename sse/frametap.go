@@ -51,9 +51,11 @@ type frameTap struct {
 	stream  uint32
 	payload int
 
-	// The frames the client writes, on the writer holding the HTTP/2
-	// connection's write lock.
-	out outFrames
+	// The frames the client writes and the streams whose HEADERS begin in
+	// the current write, on the writer holding the HTTP/2 connection's
+	// write lock.
+	out    outFrames
+	outIDs []uint32
 
 	mu      sync.Mutex
 	streams map[uint32]*streamStamps
@@ -94,26 +96,27 @@ func (t *frameTap) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Write implements net.Conn: it writes to the TLS client and notes when
-// the kernel sent the requests whose HEADERS frames begin in p (the
-// transmit stamp of the first TLS record the write produced).
+// Write implements net.Conn: it writes to the TLS client and, when
+// HEADERS frames begin in p, notes when the kernel sent them: the
+// transmit stamp of the first TLS record of the write (see
+// stampConn.mark).
 func (t *frameTap) Write(p []byte) (int, error) {
-	off := t.sc.mark()
+	t.outIDs = t.outIDs[:0]
+	t.out.scan(p, func(id uint32) { t.outIDs = append(t.outIDs, id) })
+	if len(t.outIDs) == 0 {
+		return t.Conn.Write(p)
+	}
+	off := t.sc.Mark()
 	n, err := t.Conn.Write(p)
-	var at time.Time
-	t.out.scan(p[:n], func(id uint32) {
-		if at.IsZero() {
-			var ok bool
-			if at, ok = t.sc.sentAt(off); !ok {
-				return
+	if at, ok := t.sc.SentAt(off); ok {
+		t.mu.Lock()
+		for _, id := range t.outIDs {
+			if s := t.streamLocked(id); s.sent.IsZero() {
+				s.sent = at
 			}
 		}
-		t.mu.Lock()
-		if s := t.streamLocked(id); s.sent.IsZero() {
-			s.sent = at
-		}
 		t.mu.Unlock()
-	})
+	}
 	return n, err
 }
 

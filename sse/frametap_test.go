@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -119,5 +120,40 @@ func TestH2BodyStamped(t *testing.T) {
 	res := c.Do(context.Background(), &Request{URL: srv.URL})
 	if res.Failed() || res.ReadLag == nil {
 		t.Errorf("%s %s, read lag %v", res.ErrorCode, res.Error, res.ReadLag)
+	}
+}
+
+// h2Frame is one frame's bytes: header and payload.
+func h2Frame(typ byte, stream uint32, payload int) []byte {
+	b := make([]byte, h2HeaderLen+payload)
+	b[0], b[1], b[2] = byte(payload>>16), byte(payload>>8), byte(payload)
+	b[3] = typ
+	binary.BigEndian.PutUint32(b[5:], stream)
+	return b
+}
+
+// TestOutFramesFindHeaders finds the HEADERS frames a client writes after
+// its preface, whatever the writes' boundaries.
+func TestOutFramesFindHeaders(t *testing.T) {
+	var wire []byte
+	wire = append(wire, h2Preface...)
+	wire = append(wire, h2Frame(0x4, 0, 18)...) // SETTINGS
+	wire = append(wire, h2Frame(h2Headers, 1, 40)...)
+	wire = append(wire, h2Frame(h2Data, 1, 100)...)
+	wire = append(wire, h2Frame(0x8, 0, 4)...) // WINDOW_UPDATE
+	wire = append(wire, h2Frame(h2Headers, 3, 0)...)
+	wire = append(wire, h2Frame(h2Data, 3, 5)...)
+	for _, size := range []int{len(wire), 1, 7, 24, 50} {
+		var o outFrames
+		o.preface = len(h2Preface)
+		var got []uint32
+		for b := wire; len(b) > 0; {
+			k := min(size, len(b))
+			o.scan(b[:k], func(id uint32) { got = append(got, id) })
+			b = b[k:]
+		}
+		if !slices.Equal(got, []uint32{1, 3}) {
+			t.Errorf("writes of %d bytes: HEADERS of streams %v, want [1 3]", size, got)
+		}
 	}
 }

@@ -31,7 +31,6 @@ type stampConn struct {
 	maxLag time.Duration // the longest read lag since takeLag
 	reads  int64
 	tap    *frameTap // set when HTTP/2 runs over the connection
-	tx     txState   // the writes and their kernel send stamps
 }
 
 // newStampConn wraps a TCP connection; ok is false where the kernel
@@ -42,9 +41,9 @@ func newStampConn(c net.Conn) (net.Conn, bool) {
 	if !ok {
 		return c, false
 	}
-	stamped := &stampConn{Conn: sc}
-	stamped.enableTX()
-	return stamped, true
+	sc.EnableTX()
+	sc.Mark() // the first write: a TLS ClientHello or a request
+	return &stampConn{Conn: sc}, true
 }
 
 // Read implements net.Conn: one recvmsg, stamped.
@@ -124,4 +123,21 @@ func stampOf(c net.Conn) *stampConn {
 		}
 	}
 	return nil
+}
+
+// setupTime returns how long setting the connection up took on the
+// network, for a connection handed out for the first time: the kernel's
+// round trip of the TCP handshake plus, under TLS, the kernel's time from
+// sending the ClientHello to receiving the server's last handshake
+// flight. A busy client's delays in between (noticing the connection,
+// processing the server's messages) are left out, as the reactor leaves
+// them out of a plain connection's set-up.
+func (c *stampConn) setupTime() time.Duration {
+	d, _ := c.ConnectRTT()
+	if hello, ok := c.SentAt(0); ok {
+		if last := c.at(); last.After(hello) {
+			d += last.Sub(hello)
+		}
+	}
+	return d
 }

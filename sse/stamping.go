@@ -16,7 +16,7 @@ func (x *exchange) traceConn(ctx context.Context) context.Context {
 		GotConn: func(info httptrace.GotConnInfo) {
 			x.conn, x.setup = info.Conn, 0
 			if sc := stampOf(info.Conn); sc != nil {
-				x.mark = sc.mark()
+				x.mark = sc.Mark()
 				if !info.Reused {
 					x.setup = sc.setupTime()
 				}
@@ -36,7 +36,7 @@ func (x *exchange) transmitted(resp *http.Response) {
 		return
 	}
 	if sc := stampOf(x.conn); sc != nil {
-		if at, ok := sc.sentAt(x.mark); ok {
+		if at, ok := sc.SentAt(x.mark); ok {
 			x.Transmitted(at, x.setup)
 		}
 	}

@@ -7,13 +7,15 @@ import (
 )
 
 // Conn is a TCP connection whose every read is one recvmsg(2) carrying
-// the kernel's receive time of its bytes. Writes, deadlines and Close are
+// the kernel's receive time of its bytes, and whose writes can carry the
+// kernel's send time (EnableTX, Mark, SentAt). Deadlines and Close are
 // the connection's own. One goroutine reads at a time (its control
 // message buffer is the connection's).
 type Conn struct {
 	net.Conn // the TCP connection
 	raw      syscall.RawConn
 	oob      []byte
+	tx       txLog
 }
 
 // NewConn asks the kernel to stamp c's reads; ok is false where it stamps

@@ -113,3 +113,55 @@ func sendStamp(oob []byte) (key uint32, at int64, ok bool) {
 	}
 	return key, at, isSend && at != 0
 }
+
+// reportFlags are EnableTXOnDemand's SO_TIMESTAMPING flags: the reporting
+// and keying of EnableTX without its stamping of every send call.
+const reportFlags = unix.SOF_TIMESTAMPING_SOFTWARE | unix.SOF_TIMESTAMPING_OPT_ID | unix.SOF_TIMESTAMPING_OPT_TSONLY
+
+// EnableTXOnDemand prepares fd for WriteStamped: send calls are stamped
+// only when they ask for it, keyed as EnableTX keys them.
+func EnableTXOnDemand(fd int) error {
+	err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPING, reportFlags|unix.SOF_TIMESTAMPING_OPT_ID_TCP)
+	if errors.Is(err, unix.EINVAL) {
+		err = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPING, reportFlags)
+	}
+	return os.NewSyscallError("setsockopt", err)
+}
+
+// stampRequest is the control message that asks for a software transmit
+// stamp of one send call.
+var stampRequest = func() []byte {
+	b := make([]byte, unix.CmsgSpace(4))
+	h := (*unix.Cmsghdr)(unsafe.Pointer(&b[0]))
+	h.Level, h.Type = unix.SOL_SOCKET, unix.SO_TIMESTAMPING
+	h.SetLen(unix.CmsgLen(4))
+	*(*uint32)(unsafe.Pointer(&b[unix.CmsgLen(0)])) = unix.SOF_TIMESTAMPING_TX_SOFTWARE
+	return b
+}()
+
+// SendStamped sends p on the non-blocking socket fd (EnableTXOnDemand)
+// with one sendmsg that asks for its transmit stamp, to be read with
+// ReadTX — only when the socket stays writable after it: a stamp queued
+// while it is not makes epoll report EPOLLERR alone, which Go's network
+// poller takes for a broken descriptor (every later read on it fails).
+// So it asks only when the bytes queued, p included, fill at most a
+// quarter of the send buffer; otherwise stamped is false and nothing was
+// sent. n may be short of len(p); wouldBlock reports EAGAIN.
+func SendStamped(fd int, p []byte) (n int, stamped, wouldBlock bool, err error) {
+	queued, err := unix.IoctlGetInt(fd, unix.SIOCOUTQ)
+	if err != nil {
+		return 0, false, false, nil
+	}
+	sndbuf, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF)
+	if err != nil || 4*(queued+len(p)) > sndbuf {
+		return 0, false, false, nil
+	}
+	n, err = unix.SendmsgN(fd, p, stampRequest, nil, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
+	switch {
+	case err == unix.EAGAIN:
+		return 0, true, true, nil
+	case err != nil:
+		return 0, true, false, os.NewSyscallError("sendmsg", err)
+	}
+	return n, true, false, nil
+}

@@ -5,6 +5,7 @@ package sockstamp
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"syscall"
 	"testing"
@@ -439,5 +440,48 @@ func drainBytes(fd int, sink []byte) error {
 		case err != nil && !errors.Is(err, unix.EINTR):
 			return err
 		}
+	}
+}
+
+// TestWriteStampsOnDemand: only the write after Mark is stamped, its stamp
+// lies between the moments around the write, and a write too large for
+// the socket to stay writable is sent whole without a stamp.
+func TestWriteStampsOnDemand(t *testing.T) {
+	client, server, _ := loopbackPair(t, "tcp4", "127.0.0.1:0")
+	c, ok := NewConn(client)
+	if !ok || !c.EnableTX() {
+		t.Fatal("no stamps on a loopback TCP connection")
+	}
+	go func() { _, _ = io.Copy(io.Discard, server) }()
+	if _, err := c.Write([]byte("unmarked")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.SentAt(0); ok {
+		t.Error("a write before Mark was stamped")
+	}
+	off := c.Mark()
+	before := time.Now()
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now()
+	at, ok := c.SentAt(off)
+	if !ok {
+		t.Fatal("the write after Mark has no stamp")
+	}
+	// The kernel's wall-clock stamp is placed on the monotonic clock: 0.2 ms for that.
+	if at.Before(before.Add(-200*time.Microsecond)) || at.After(after.Add(200*time.Microsecond)) {
+		t.Errorf("stamp %v outside the write [%v, %v]", at.Sub(before), time.Duration(0), after.Sub(before))
+	}
+	if _, ok := c.SentAt(off + 100); ok {
+		t.Error("a byte never written has a stamp")
+	}
+	big := make([]byte, 8<<20)
+	off = c.Mark()
+	if n, err := c.Write(big); err != nil || n != len(big) {
+		t.Fatalf("wrote %d of %d: %v", n, len(big), err)
+	}
+	if _, ok := c.SentAt(off); ok {
+		t.Error("a write that fills the socket asked for a stamp")
 	}
 }

@@ -24,3 +24,11 @@ func DisableTX(int) error { return errNoTXStamps }
 func ReadTX(int, []byte) (key uint32, at int64, ok bool, err error) {
 	return 0, 0, false, errNoTXStamps
 }
+
+// EnableTXOnDemand fails: kernel transmit stamps need Linux.
+func EnableTXOnDemand(int) error { return errNoTXStamps }
+
+// SendStamped sends nothing: kernel transmit stamps need Linux.
+func SendStamped(int, []byte) (n int, stamped, wouldBlock bool, err error) {
+	return 0, false, false, nil
+}
