@@ -1,0 +1,176 @@
+package pktcap
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
+)
+
+// ErrNotPermitted reports that the process may not open a packet socket:
+// it needs CAP_NET_RAW (root, or a container's or pod's capability), and
+// Linux.
+var ErrNotPermitted = errors.New("pktcap: opening a packet socket needs CAP_NET_RAW on Linux")
+
+// Bounds of a Capture.
+const (
+	// keepSYNs is how many servers' SYNs a capture remembers for
+	// connections not tracked yet (a connection is tracked once its
+	// handshake completed, after its SYN passed).
+	keepSYNs = 4096
+	// drainEvery is how often a background goroutine empties the packet
+	// socket, so that segments of untracked traffic don't fill it while no
+	// reader drains it.
+	drainEvery = 10 * time.Millisecond
+)
+
+// Capture is a packet socket that stamps the data segments of the
+// connections tracked with it. Its methods are safe for concurrent use.
+type Capture struct {
+	fd   int
+	stop chan struct{}
+	done chan struct{}
+
+	drainMu sync.Mutex // one drain at a time: buf and oob are shared
+	buf     []byte
+	oob     []byte
+
+	mu      sync.Mutex
+	streams map[flow]*Stream
+	syns    map[flow]uint32 // ISNs of servers whose connection is not tracked yet
+	synList []flow          // syns' keys, oldest first
+
+	segments atomic.Uint64 // data segments of tracked connections
+	drops    atomic.Uint64 // packets the kernel dropped, buffer full
+}
+
+// Open opens the packet socket (ErrNotPermitted without CAP_NET_RAW) and
+// starts its background drain.
+func Open() (*Capture, error) {
+	fd, err := openSocket()
+	if err != nil {
+		return nil, err
+	}
+	c := &Capture{
+		fd: fd, stop: make(chan struct{}), done: make(chan struct{}),
+		buf: make([]byte, snapLen), oob: make([]byte, sockstamp.OOBSize),
+		streams: map[flow]*Stream{}, syns: map[flow]uint32{},
+	}
+	go c.drainLoop()
+	return c, nil
+}
+
+// Close stops the capture and closes its socket.
+func (c *Capture) Close() error {
+	close(c.stop)
+	<-c.done
+	c.drainMu.Lock()
+	defer c.drainMu.Unlock()
+	return closeFD(c.fd)
+}
+
+// Stats returns the data segments of tracked connections seen so far and
+// the packets the kernel dropped because the socket's buffer was full.
+func (c *Capture) Stats() (segments, drops uint64) {
+	return c.segments.Load(), c.drops.Load()
+}
+
+// Track starts following the bytes conn receives; ok is false for a
+// connection that is not TCP over IP. Track a connection right after it
+// connected, before it sends: the server's SYN is then known.
+func (c *Capture) Track(conn net.Conn) (s *Stream, ok bool) {
+	local, lok := addrPort(conn.LocalAddr())
+	remote, rok := addrPort(conn.RemoteAddr())
+	if !lok || !rok {
+		return nil, false
+	}
+	c.drain()
+	k := flow{remote: remote, local: local}
+	s = &Stream{c: c, key: k}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if isn, seen := c.syns[k]; seen {
+		s.start(isn)
+		delete(c.syns, k)
+	}
+	c.streams[k] = s
+	return s, true
+}
+
+// addrPort returns a TCP address as an unmapped netip.AddrPort.
+func addrPort(a net.Addr) (netip.AddrPort, bool) {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return netip.AddrPort{}, false
+	}
+	ap := ta.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), true
+}
+
+// drainLoop empties the socket every drainEvery until Close.
+func (c *Capture) drainLoop() {
+	defer close(c.done)
+	t := time.NewTicker(drainEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-t.C:
+			c.drain()
+		}
+	}
+}
+
+// drain reads every packet waiting on the socket and gives the segments
+// of tracked connections to their streams.
+func (c *Capture) drain() {
+	c.drainMu.Lock()
+	defer c.drainMu.Unlock()
+	for {
+		n, rx, wouldBlock, err := sockstamp.Read(c.fd, c.buf, c.oob)
+		if wouldBlock || err != nil {
+			break
+		}
+		if seg, ok := parse(c.buf[:n]); ok {
+			c.take(seg, sockstamp.At(time.Now(), rx))
+		}
+	}
+	if d := dropped(c.fd); d > 0 {
+		c.drops.Add(d)
+	}
+}
+
+// take files one segment that passed at at.
+func (c *Capture) take(seg segment, at time.Time) {
+	k := flow{remote: seg.src, local: seg.dst}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.streams[k]
+	switch {
+	case seg.synAck && s != nil:
+		s.start(seg.seq)
+	case seg.synAck:
+		c.rememberSYN(k, seg.seq)
+	case s != nil:
+		c.segments.Add(1)
+		s.add(seg.seq, seg.payload, at)
+	}
+}
+
+// rememberSYN keeps a server's SYN for a connection not tracked yet,
+// forgetting the oldest beyond keepSYNs.
+func (c *Capture) rememberSYN(k flow, isn uint32) {
+	if _, ok := c.syns[k]; !ok {
+		c.synList = append(c.synList, k)
+	}
+	c.syns[k] = isn
+	for len(c.synList) > keepSYNs {
+		delete(c.syns, c.synList[0])
+		c.synList = c.synList[1:]
+	}
+}

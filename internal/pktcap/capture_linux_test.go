@@ -1,0 +1,110 @@
+//go:build linux
+
+package pktcap
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+)
+
+// openCapture opens a capture for a test; without CAP_NET_RAW (not root)
+// the test is skipped with the reason, as root it must open.
+func openCapture(t *testing.T) *Capture {
+	t.Helper()
+	c, err := Open()
+	if errors.Is(err, ErrNotPermitted) && os.Geteuid() != 0 {
+		t.Skip("opening a packet socket needs CAP_NET_RAW (run as root)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestLateReadSplitsBySegment: a server answers a client's byte with four
+// 9-byte events 50 ms apart; the client reads them in one read after all
+// arrived. The socket
+// stamps the read with the last segment's time; the capture gives each
+// event the time it was sent, within a millisecond, on IPv4 and IPv6.
+func TestLateReadSplitsBySegment(t *testing.T) {
+	c := openCapture(t)
+	for _, network := range []struct{ name, addr string }{{"tcp4", "127.0.0.1:0"}, {"tcp6", "[::1]:0"}} {
+		t.Run(network.name, func(t *testing.T) {
+			ln, err := net.Listen(network.name, network.addr)
+			if err != nil {
+				if network.name == "tcp6" {
+					t.Skipf("no IPv6 loopback: %v", err)
+				}
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			sent := make(chan []time.Time, 1)
+			go func() {
+				conn, err := ln.Accept()
+				if err != nil {
+					sent <- nil
+					return
+				}
+				defer conn.Close()
+				if _, err := conn.Read(make([]byte, 1)); err != nil { // the request: as in HTTP, the client speaks first
+					sent <- nil
+					return
+				}
+				var at []time.Time
+				for i := range 4 {
+					if i > 0 {
+						time.Sleep(50 * time.Millisecond) // the pace under test: events 50 ms apart
+					}
+					at = append(at, time.Now())
+					if _, err := conn.Write([]byte("data: ab\n")); err != nil {
+						break
+					}
+				}
+				sent <- at
+				_, _ = io.Copy(io.Discard, conn)
+			}()
+			conn, err := net.Dial(network.name, ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			s, ok := c.Track(conn)
+			if !ok {
+				t.Fatal("a TCP connection was not tracked")
+			}
+			defer s.Close()
+			if _, err := conn.Write([]byte{'?'}); err != nil {
+				t.Fatal(err)
+			}
+			at := <-sent // all four were written: the read below is late for the first three
+			if len(at) != 4 {
+				t.Fatal("the server failed")
+			}
+			buf := make([]byte, 64)
+			n, err := io.ReadAtLeast(conn, buf, 36)
+			if err != nil || n != 36 {
+				t.Fatalf("read %d bytes: %v", n, err)
+			}
+			pieces, ok := s.Split(0, n, nil)
+			if !ok || len(pieces) != 4 {
+				t.Fatalf("pieces %v, ok %v: want four", pieces, ok)
+			}
+			for i, p := range pieces {
+				if p.End != uint64(9*(i+1)) {
+					t.Errorf("piece %d ends at %d, want %d", i, p.End, 9*(i+1))
+				}
+				if d := p.At.Sub(at[i]); d < -time.Millisecond || d > time.Millisecond {
+					t.Errorf("event %d stamped %v from its send", i, d)
+				}
+			}
+			if seg, drops := c.Stats(); seg < 4 || drops != 0 {
+				t.Errorf("stats: %d segments, %d drops", seg, drops)
+			}
+		})
+	}
+}
