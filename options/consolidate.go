@@ -136,6 +136,7 @@ func (o *Options) applyScalars(h Options) {
 	o.NoThresholds = o.NoThresholds || h.NoThresholds
 	o.InsecureSkipTLS = o.InsecureSkipTLS || h.InsecureSkipTLS
 	o.ProbeTransport = override(o.ProbeTransport, h.ProbeTransport, h.ProbeTransport != "")
+	o.ProbeCapture = override(o.ProbeCapture, h.ProbeCapture, h.ProbeCapture != "")
 	o.Quiet = o.Quiet || h.Quiet
 }
 

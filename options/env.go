@@ -35,6 +35,7 @@ var envVars = []envVar{
 		return err
 	}},
 	{"USEFULLATENCY_PROBE_TRANSPORT", func(o *Options, s string) error { o.ProbeTransport = s; return checkProbeTransport(s) }},
+	{"USEFULLATENCY_PROBE_CAPTURE", func(o *Options, s string) error { o.ProbeCapture = s; return checkProbeCapture(s) }},
 	{"K6_INSECURE_SKIP_TLS_VERIFY", func(o *Options, s string) (err error) { o.InsecureSkipTLS, err = envBool(s); return err }},
 	{"K6_OUT", func(o *Options, s string) error { o.Out = splitList(s); return nil }},
 	{"K6_SETUP_TIMEOUT", func(o *Options, s string) (err error) { o.SetupTimeout, err = envDuration(s); return err }},

@@ -103,3 +103,19 @@ func TestProbeTransport(t *testing.T) {
 		t.Errorf("an unset layer cleared it: %q", flags.ProbeTransport)
 	}
 }
+
+// TestProbeCapture checks the probe capture's values and that the flag
+// layer wins over the environment.
+func TestProbeCapture(t *testing.T) {
+	for _, v := range []string{"", "auto", "on", "off"} {
+		o := Options{ProbeCapture: v}
+		checkErrors(t, joinErrs(o.validateSettings()))
+	}
+	o := Options{ProbeCapture: "yes"}
+	checkErrors(t, joinErrs(o.validateSettings()), `probeCapture: invalid probe capture "yes"`)
+	env, flags := Options{ProbeCapture: "off"}, Options{ProbeCapture: "on"}
+	env.apply(flags)
+	if env.ProbeCapture != "on" {
+		t.Errorf("flag over env: %q", env.ProbeCapture)
+	}
+}

@@ -114,9 +114,14 @@ type Options struct {
 	// ProbeTransport picks how the streaming probe reads plain-HTTP
 	// streams: "reactor" (the default where there is one) or "nethttp".
 	// Set by --probe-transport or USEFULLATENCY_PROBE_TRANSPORT only.
-	ProbeTransport string   `json:"-"`
-	Quiet          bool     `json:"-"`
-	Out            []string `json:"-"`
+	ProbeTransport string `json:"-"`
+	// ProbeCapture says whether the probe reads the arrival of each TCP
+	// segment from a packet capture: "auto" (the default: when the
+	// process may open one), "on" (fail without it) or "off". Set by
+	// --probe-capture or USEFULLATENCY_PROBE_CAPTURE only.
+	ProbeCapture string   `json:"-"`
+	Quiet        bool     `json:"-"`
+	Out          []string `json:"-"`
 
 	// The k6 options below are read through the k6Options table. Their
 	// zero value is unset; pointers are nil when unset.

@@ -53,6 +53,17 @@ func checkProbeTransport(s string) error {
 	return fmt.Errorf("invalid probe transport %q: want reactor or nethttp", s)
 }
 
+// ProbeCaptures are the values of --probe-capture.
+var ProbeCaptures = []string{"auto", "on", "off"}
+
+// checkProbeCapture accepts "" (the default, auto) and ProbeCaptures.
+func checkProbeCapture(s string) error {
+	if s == "" || slices.Contains(ProbeCaptures, s) {
+		return nil
+	}
+	return fmt.Errorf("invalid probe capture %q: want auto, on or off", s)
+}
+
 // checkCIDRs names every entry of list that is neither a CIDR range
 // ("10.0.0.0/8") nor an IP address.
 func checkCIDRs(list []string) error {
@@ -86,6 +97,7 @@ func (o Options) validateSettings() []error {
 	p.add("summaryTrendStats", checkTrendStats(o.SummaryTrendStats))
 	p.add("summaryTimeUnit", checkTimeUnit(o.SummaryTimeUnit))
 	p.add("probeTransport", checkProbeTransport(o.ProbeTransport))
+	p.add("probeCapture", checkProbeCapture(o.ProbeCapture))
 	p.check(o.SetupTimeout >= 0, "setupTimeout", errNegative)
 	p.check(o.TeardownTimeout >= 0, "teardownTimeout", errNegative)
 	_, err := o.ExecutionTuple()

@@ -65,6 +65,8 @@ type Config struct {
 type execution struct {
 	t   *Test
 	cfg Config
+	// capture is --probe-capture's packet capture, opened on first use.
+	capture *probeCapture
 	// signal is Execute's context, which the first signal ends.
 	signal    context.Context
 	scenarios []*scenarioRun
@@ -115,6 +117,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 		ctl = NewControl(t, cfg.Options)
 	}
 	e := &execution{t: t, cfg: cfg, ctl: ctl, errs: newErrorLog(cfg.Stderr), signal: ctx}
+	defer func() { e.capture.close() }() // prepare opens it with --probe-capture on
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
@@ -238,6 +241,11 @@ func (e *execution) prepare() error {
 	run.Options = optionsMap(o)
 	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
 	run.ProbeNetHTTP = o.ProbeTransport == "nethttp"
+	capture, err := newProbeCapture(o.ProbeCapture, e.cfg.Stderr)
+	if err != nil {
+		return err
+	}
+	e.capture, run.Capture = capture, capture.get
 	run.Info = e
 	run.Abort = e.abort
 	run.Fail = e.fail

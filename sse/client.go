@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/sse/internal/reactor"
 )
@@ -55,6 +56,10 @@ type ClientOptions struct {
 	// DisableKeepAlives closes each connection after its request, on both
 	// paths (k6's noConnectionReuse).
 	DisableKeepAlives bool
+	// Capture, when set, gives every byte of the client's connections the
+	// arrival of its own TCP segment (--probe-capture): a read that found
+	// several events waiting is split between them.
+	Capture *pktcap.Capture
 }
 
 // Client sends streaming requests. Use one per VU: it keeps connections
@@ -84,6 +89,7 @@ func NewClient(opts ClientOptions) *Client {
 		rt = c.transport
 		if !opts.NetHTTPOnly {
 			c.wire = reactor.NewPool(opts.dialFunc(), opts.wireIdle(), opts.idleTimeout())
+			c.wire.Track(opts.Capture)
 		}
 	}
 	// Redirects are followed by the exchange, by the request's policy, on
@@ -155,7 +161,7 @@ func newTransport(opts ClientOptions) *http.Transport {
 	idle := opts.idleConns()
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         stampDialer{opts.dialFunc()}.DialContext,
+		DialContext:         stampDialer{opts.dialFunc(), opts.Capture}.DialContext,
 		TLSClientConfig:     opts.tlsConfig(),
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   !opts.DisableHTTP2,

@@ -282,6 +282,7 @@ func (x *exchange) open(resp *http.Response) bool {
 func (x *exchange) readStream(resp *http.Response, body io.Reader) {
 	idle := x.startIdleWatch()
 	x.stream = newStream(&x.req, &x.tl, x.clock, x.wc.Load() != nil)
+	x.stream.bySegment = x.bySegment()
 	err := x.stream.read(body)
 	idle.Stop()
 	switch {

@@ -36,9 +36,13 @@ type stream struct {
 	counts  KindCounts
 	ev      Event
 	seq     int
-	prevAt  time.Duration // the stamp of the last event, heartbeats aside
-	shared  int           // events that shared a read with the next one
-	clock   func() time.Duration
+	prevAt  time.Duration // the stamp of the last event (or of the headers), heartbeats aside
+	shared  int           // events (and headers) that shared a read with the next event
+	inHead  bool          // no event yet: prevAt is the headers' stamp
+	// bySegment: bytes are stamped by their own TCP segment's arrival, so
+	// a shared stamp means sent together, not read late: not counted.
+	bySegment bool
+	clock     func() time.Duration
 
 	queueField []string // nil once the queue time is known or disabled
 	stamped    bool     // the body's reads carry their arrival already (the reactor)
@@ -56,6 +60,7 @@ func newStream(req *Request, tl *timeline, clock func() time.Duration, stamped b
 		req: req, cls: NewClassifier(req.Dialect), content: newContent(),
 		tl: tl, clock: clock, queueField: req.Queue.field(), stamped: stamped,
 	}
+	s.prevAt, s.inHead = tl.headers.at, tl.headers.ok
 	if tl.queue.ok {
 		s.queueField = nil
 	}
@@ -120,11 +125,11 @@ func (s *stream) onEvent(e gosse.Event, at time.Duration) error {
 	if ev.Type == "" {
 		ev.Type = "message"
 	}
-	if s.seq-s.counts[Heartbeat] > 0 && at == s.prevAt {
-		ev.SharedRead = true
+	if !s.bySegment && (s.seq-s.counts[Heartbeat] > 0 || s.inHead) && at == s.prevAt {
+		ev.SharedRead = true // the event before, or the headers, carry this read's later stamp
 		s.shared++
 	}
-	s.prevAt = at
+	s.prevAt, s.inHead = at, false
 	s.cls.Classify(ev)
 	return s.handle(ev)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
@@ -25,6 +26,14 @@ import (
 // byte it decoded.
 type stampConn struct {
 	*sockstamp.Conn // the TCP connection, read with its kernel stamps
+
+	// With a capture: the connection's stream in it, the bytes read so
+	// far, and the rest of a read split at segment boundaries, handed out
+	// piece by piece with each piece's arrival (on the reading goroutine).
+	cap    *pktcap.Stream
+	off    uint64
+	rest   []byte
+	pieces []pktcap.Piece
 
 	mu     sync.Mutex
 	last   time.Time     // the stamp of the latest read
@@ -46,23 +55,62 @@ func newStampConn(c net.Conn) (net.Conn, bool) {
 	return &stampConn{Conn: sc}, true
 }
 
-// Read implements net.Conn: one recvmsg, stamped.
+// Read implements net.Conn: one recvmsg, stamped. With a capture, a read
+// that holds bytes of several segment arrivals returns only the first
+// run, stamped with its arrival; the next Reads hand out the others.
 func (c *stampConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	n, rx, err := c.ReadStamped(p)
-	if err == nil || err == io.EOF { // the end of the stream is a read too
-		c.stamp(time.Now(), rx)
+	if len(c.rest) > 0 {
+		return c.nextPiece(p), nil
 	}
-	return n, err
+	n, rx, err := c.ReadStamped(p)
+	if err != nil && err != io.EOF { // the end of the stream is a read too
+		return n, err
+	}
+	now := time.Now()
+	if c.cap == nil || n == 0 {
+		c.stamp(now, rx)
+		return n, err
+	}
+	pieces, ok := c.cap.Split(c.off, n, c.pieces[:0])
+	if !ok {
+		c.off += uint64(n)
+		c.stamp(now, rx)
+		return n, err
+	}
+	first := int(pieces[0].End - c.off)
+	c.stampAt(now, pieces[0].At)
+	c.off += uint64(first)
+	if first < n {
+		c.rest, c.pieces = append(c.rest[:0], p[first:n]...), append(c.pieces[:0], pieces[1:]...)
+	}
+	return first, err
+}
+
+// nextPiece hands out the next piece of a split read (or as much of it as
+// p takes), stamped with its arrival.
+func (c *stampConn) nextPiece(p []byte) int {
+	pc := c.pieces[0]
+	k := copy(p, c.rest[:pc.End-c.off])
+	c.rest, c.off = c.rest[k:], c.off+uint64(k)
+	if c.off == pc.End {
+		c.pieces = c.pieces[1:]
+	}
+	c.stampAt(time.Now(), pc.At)
+	return k
 }
 
 // stamp records a read done at now of bytes the kernel received at rx.
-// Stamps never go back: reads stamped from one kernel timestamp convert to
-// the monotonic clock a few nanoseconds apart.
 func (c *stampConn) stamp(now time.Time, rx int64) {
-	at := sockstamp.At(now, rx)
+	c.stampAt(now, sockstamp.At(now, rx))
+}
+
+// stampAt records a read done at now of bytes that arrived at at. Stamps
+// never go back: reads stamped from one kernel timestamp convert to the
+// monotonic clock a few nanoseconds apart.
+func (c *stampConn) stampAt(now, at time.Time) {
 	c.mu.Lock()
 	if at.Before(c.last) {
 		at = c.last
@@ -73,6 +121,15 @@ func (c *stampConn) stamp(now time.Time, rx int64) {
 		c.maxLag = lag
 	}
 	c.mu.Unlock()
+}
+
+// Close implements net.Conn and stops following the connection in the
+// capture.
+func (c *stampConn) Close() error {
+	if c.cap != nil {
+		c.cap.Close()
+	}
+	return c.Conn.Close()
 }
 
 // at returns the stamp of the latest read; the zero time before any.
@@ -93,9 +150,10 @@ func (c *stampConn) takeLag() time.Duration {
 }
 
 // stampDialer dials TCP connections, with the client's dial function, that
-// stamp their reads.
+// stamp their reads, by segment where a capture is given.
 type stampDialer struct {
-	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
+	capture *pktcap.Capture
 }
 
 // DialContext dials addr and wraps the connection in a stampConn when the
@@ -105,7 +163,11 @@ func (s stampDialer) DialContext(ctx context.Context, network, addr string) (net
 	if err != nil {
 		return nil, err
 	}
-	sc, _ := newStampConn(c)
+	sc, ok := newStampConn(c)
+	if ok && s.capture != nil {
+		stamped := sc.(*stampConn)
+		stamped.cap, _ = s.capture.Track(c)
+	}
 	return sc, nil
 }
 

@@ -3,8 +3,10 @@ package sse
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 )
 
 // stampServerEnv makes the test binary a stamp server (TestStampServer).
@@ -196,17 +200,26 @@ func TestKernelStampsOnEveryTransport(t *testing.T) {
 		name, mode string
 		opts       ClientOptions
 		proto      string
+		capture    bool // read by segment arrival from a packet capture
 	}{
-		{"reactor", "plain", ClientOptions{}, "HTTP/1.1"},
-		{"plain-nethttp", "plain", ClientOptions{NetHTTPOnly: true}, "HTTP/1.1"},
-		{"tls-http1", "tls", ClientOptions{InsecureSkipTLSVerify: true, DisableHTTP2: true}, "HTTP/1.1"},
-		{"h2", "h2", ClientOptions{InsecureSkipTLSVerify: true}, "HTTP/2.0"},
+		{"reactor", "plain", ClientOptions{}, "HTTP/1.1", false},
+		{"plain-nethttp", "plain", ClientOptions{NetHTTPOnly: true}, "HTTP/1.1", false},
+		{"tls-http1", "tls", ClientOptions{InsecureSkipTLSVerify: true, DisableHTTP2: true}, "HTTP/1.1", false},
+		{"h2", "h2", ClientOptions{InsecureSkipTLSVerify: true}, "HTTP/2.0", false},
+		{"reactor-capture", "plain", ClientOptions{}, "HTTP/1.1", true},
+		{"plain-nethttp-capture", "plain", ClientOptions{NetHTTPOnly: true}, "HTTP/1.1", true},
+		{"tls-http1-capture", "tls", ClientOptions{InsecureSkipTLSVerify: true, DisableHTTP2: true}, "HTTP/1.1", true},
+		{"h2-capture", "h2", ClientOptions{InsecureSkipTLSVerify: true}, "HTTP/2.0", true},
 	}
 	const streams, events = 2, 10
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			url := stampServer(t, tc.mode, events)
+			if tc.capture {
+				tc.opts.Capture = openCapture(t)
+			}
 			client := NewClient(tc.opts)
+			var coalesced atomic.Int64
 			stepped := wallSteps()
 			stop := make(chan struct{})
 			busy(stop)
@@ -261,6 +274,9 @@ func TestKernelStampsOnEveryTransport(t *testing.T) {
 					mu.Lock()
 					defer mu.Unlock()
 					for _, g := range got {
+						if g.coalesced {
+							coalesced.Add(1)
+						}
 						if g.coalesced || g.after == 0 {
 							continue // stamped with a later read: marked as such
 						}
@@ -291,6 +307,100 @@ func TestKernelStampsOnEveryTransport(t *testing.T) {
 			if p := proto.Load(); p != tc.proto {
 				t.Errorf("proto %v, want %s", p, tc.proto)
 			}
+			if tc.capture {
+				// Each event has its own segment's arrival: none shares a
+				// stamp, and even the worst is close to its send. (An HTTP/2
+				// server's writer may put two events' frames in one segment:
+				// those did arrive together.)
+				if n := coalesced.Load(); n > 0 && tc.mode != "h2" {
+					t.Errorf("%d events shared a stamp with the next under the capture", n)
+				}
+				if m := slices.Max(stamped); m > 5*time.Millisecond {
+					t.Errorf("stamp error max %v under the capture, want < 5ms", m)
+				}
+			}
 		})
+	}
+}
+
+// openCapture opens a packet capture for a test; without CAP_NET_RAW (not
+// root) the test is skipped with the reason, as root it must open.
+func openCapture(t *testing.T) *pktcap.Capture {
+	t.Helper()
+	c, err := pktcap.Open()
+	if errors.Is(err, pktcap.ErrNotPermitted) && os.Geteuid() != 0 {
+		t.Skip("a packet capture needs CAP_NET_RAW (run as root)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestStampConnSplitsLateReads: with a capture, a read that finds a
+// response's headers and its first event waiting (sent 50 ms apart) hands
+// them out in two Reads, each stamped with its own arrival, where the
+// socket alone stamps both with the event's.
+func TestStampConnSplitsLateReads(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("packet captures are Linux's")
+	}
+	capture := openCapture(t)
+	parts := []string{"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", "data: first\n\n"}
+	writes := make(chan [][2]time.Time, 1) // before and after each part's write
+	url, _ := rawServerConns(t, func(_ int, c net.Conn, r *bufio.Reader) {
+		if _, err := r.ReadString('\n'); err != nil { // the request
+			writes <- nil
+			return
+		}
+		var at [][2]time.Time
+		for i, p := range parts {
+			if i > 0 {
+				time.Sleep(50 * time.Millisecond) // the pace under test: the event 50 ms after the headers
+			}
+			before := time.Now()
+			if _, err := io.WriteString(c, p); err != nil {
+				break
+			}
+			at = append(at, [2]time.Time{before, time.Now()})
+		}
+		writes <- at
+		_, _ = io.Copy(io.Discard, c)
+	})
+	nc, err := stampDialer{dial: (&net.Dialer{}).DialContext, capture: capture}.DialContext(context.Background(), "tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	sc := nc.(*stampConn)
+	if _, err := io.WriteString(sc, "GET / HTTP/1.1\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	sent := <-writes // both were written: the reads below are late for the headers
+	if len(sent) != 2 {
+		t.Fatal("the server failed")
+	}
+	buf := make([]byte, 256)
+	var stamps []time.Time
+	for i, p := range parts {
+		n, err := sc.Read(buf)
+		if err != nil || string(buf[:n]) != p {
+			t.Fatalf("read %d: %q, %v; want %q", i, buf[:n], err, p)
+		}
+		stamps = append(stamps, sc.at())
+	}
+	// A segment passes the device during its write or, when the kernel
+	// defers it on a busy machine, later; never before (0.5 ms for placing
+	// the kernel's wall-clock stamp on the monotonic clock). The headers'
+	// stamp lies before the event was even written: the socket alone
+	// would have given them the event's.
+	for i, at := range stamps {
+		if at.Before(sent[i][0].Add(-500 * time.Microsecond)) {
+			t.Errorf("part %d stamped %v before its write began", i, sent[i][0].Sub(at))
+		}
+	}
+	if !stamps[0].Before(sent[1][0]) {
+		t.Errorf("the headers were stamped %v after the event's write began", stamps[0].Sub(sent[1][0]))
 	}
 }

@@ -66,6 +66,16 @@ func (x *exchange) stampResponse(resp *http.Response) {
 	x.now = sc.at
 }
 
+// bySegment reports whether the exchange's bytes are stamped by the
+// arrival of their own TCP segment (a packet capture follows its
+// connection): events that then share a stamp were sent together.
+func (x *exchange) bySegment() bool {
+	if c := x.wc.Load(); c != nil {
+		return c.Captured()
+	}
+	return x.stamps != nil && x.stamps.cap != nil
+}
+
 // readLag returns the longest lag between the kernel receiving bytes of
 // the exchange's connection and the program reading them, since the
 // response began.

@@ -31,6 +31,7 @@ type runFlags struct {
 	sequence        string
 	insecure        bool
 	probeTransport  string
+	probeCapture    string
 	systemEnv       bool
 	noColor         bool
 	summaryTimeUnit string
@@ -111,6 +112,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.StringVar(&f.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "skip TLS certificate verification")
 	fs.StringVar(&f.probeTransport, "probe-transport", "", "how the streaming probe reads plain-HTTP streams: reactor (default on Linux) or nethttp (env USEFULLATENCY_PROBE_TRANSPORT)")
+	fs.StringVar(&f.probeCapture, "probe-capture", "", "give each event the arrival of its own TCP segment from a packet capture: auto (default: when permitted, CAP_NET_RAW), on or off (env USEFULLATENCY_PROBE_CAPTURE)")
 	fs.BoolVar(&f.systemEnv, "include-system-env-vars", true, "expose the process environment in __ENV")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
@@ -160,6 +162,7 @@ func (f *runFlags) layer() (options.Options, error) {
 	o.NoSummary, o.NoThresholds, o.Quiet, o.InsecureSkipTLS = f.noSummary, f.noThresholds, f.quiet, f.insecure
 	o.ExecutionSegment, o.ExecutionSegmentSequence = f.segment, f.sequence
 	o.ProbeTransport = f.probeTransport
+	o.ProbeCapture = f.probeCapture
 	o.Out = f.out
 	if f.report != "" {
 		o.Out = append(o.Out, "html="+f.report)

@@ -28,9 +28,9 @@ func openCapture(t *testing.T) *Capture {
 
 // TestLateReadSplitsBySegment: a server answers a client's byte with four
 // 9-byte events 50 ms apart; the client reads them in one read after all
-// arrived. The socket
-// stamps the read with the last segment's time; the capture gives each
-// event the time it was sent, within a millisecond, on IPv4 and IPv6.
+// arrived. The socket stamps the read with the last segment's time; the
+// capture gives each event the time its own segment passed, on IPv4 and
+// IPv6.
 func TestLateReadSplitsBySegment(t *testing.T) {
 	c := openCapture(t)
 	for _, network := range []struct{ name, addr string }{{"tcp4", "127.0.0.1:0"}, {"tcp6", "[::1]:0"}} {
@@ -94,12 +94,19 @@ func TestLateReadSplitsBySegment(t *testing.T) {
 			if !ok || len(pieces) != 4 {
 				t.Fatalf("pieces %v, ok %v: want four", pieces, ok)
 			}
+			// A segment passes the device during its write or, when the
+			// kernel defers it on a busy machine, later; never before (0.5 ms
+			// for placing the kernel's wall-clock stamp on the monotonic
+			// clock), and before the next event is written.
 			for i, p := range pieces {
 				if p.End != uint64(9*(i+1)) {
 					t.Errorf("piece %d ends at %d, want %d", i, p.End, 9*(i+1))
 				}
-				if d := p.At.Sub(at[i]); d < -time.Millisecond || d > time.Millisecond {
-					t.Errorf("event %d stamped %v from its send", i, d)
+				if p.At.Before(at[i].Add(-500 * time.Microsecond)) {
+					t.Errorf("event %d stamped %v before its write", i, at[i].Sub(p.At))
+				}
+				if i+1 < len(at) && !p.At.Before(at[i+1]) {
+					t.Errorf("event %d stamped %v after the next event's write", i, p.At.Sub(at[i+1]))
 				}
 			}
 			if seg, drops := c.Stats(); seg < 4 || drops != 0 {

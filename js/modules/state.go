@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/cpugate"
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -35,6 +36,11 @@ type Run struct {
 	Shared SharedStore
 	// InsecureSkipTLSVerify disables certificate checks of probes' clients.
 	InsecureSkipTLSVerify bool
+	// Capture, when set, returns the packet capture that stamps each byte
+	// the probes receive with the arrival of its own TCP segment
+	// (--probe-capture); nil when there is none. The first call may open
+	// it.
+	Capture func() *pktcap.Capture
 	// ProbeNetHTTP reads every stream of the probes through net/http, not
 	// the reactor (--probe-transport nethttp).
 	ProbeNetHTTP bool

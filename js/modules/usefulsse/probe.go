@@ -69,6 +69,9 @@ func (p *Probe) httpClient() *sse.Client {
 		nw := st.Run.Network(st.VUID)
 		opts := sse.ClientOptions{Dial: nw.Dialer.DialContext, TLSConfig: nw.TLS, DisableKeepAlives: nw.NoConnectionReuse,
 			NetHTTPOnly: st.Run.ProbeNetHTTP}
+		if st.Run.Capture != nil {
+			opts.Capture = st.Run.Capture()
+		}
 		p.noVUReuse = nw.NoVUConnectionReuse
 		if st.Run != nil {
 			opts.InsecureSkipTLSVerify = st.Run.InsecureSkipTLSVerify

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
@@ -71,6 +72,12 @@ type Conn struct {
 	txFirst   uint32
 	written   uint32
 	txOOB     []byte
+
+	// With a capture: the connection's stream in it and the bytes read
+	// so far; a read is fed piece by piece, each with its own arrival.
+	cap    *pktcap.Stream
+	off    uint64
+	pieces []pktcap.Piece
 }
 
 // call is one exchange's time on a connection, and its signals to the
@@ -97,6 +104,10 @@ func (k *call) settle() {
 // Arrival returns when the bytes being parsed were received: the kernel's
 // receive time of the read that delivered them, on the monotonic clock.
 func (c *Conn) Arrival() time.Time { return c.readAt }
+
+// Captured reports whether a packet capture follows the connection: its
+// reads are split by segment arrival.
+func (c *Conn) Captured() bool { return c.cap != nil }
 
 // Interrupt wakes x's read waiting for bytes on c, if x still runs on c,
 // with the cause of x's context (which the caller ended first).
@@ -278,20 +289,58 @@ func (c *Conn) readable(buf, oob []byte, failed bool) {
 	if at.Before(c.lastAt) {
 		at = c.lastAt
 	}
+	if err == nil && n > 0 && c.cap != nil && c.splitFeed(buf[:n], now) {
+		return
+	}
 	if rx != 0 {
 		c.call.x.NoteLag(now.Sub(at))
 	}
 	c.lastAt = at
+	c.deliver(buf[:n], at, err)
+}
+
+// deliver hands one read (or one piece of it) to the exchange: to its
+// handoff reader, or to its coroutine.
+func (c *Conn) deliver(b []byte, at time.Time, err error) {
 	if c.h != nil {
-		if err == nil && n == 0 {
+		if err == nil && len(b) == 0 {
 			err = io.EOF
 		}
-		c.h.push(c, buf[:n], at, err)
+		c.h.push(c, b, at, err)
 		return
 	}
 	if c.state != Parked { // else the response ended already
-		c.feed(buf[:n], at, err)
+		c.feed(b, at, err)
 	}
+}
+
+// splitFeed delivers the read b piece by piece, each run of bytes that
+// arrived together with its own arrival from the capture; false when the
+// capture has not seen all of b (then nothing was delivered).
+func (c *Conn) splitFeed(b []byte, now time.Time) bool {
+	pieces, ok := c.cap.Split(c.off, len(b), c.pieces[:0])
+	c.pieces = pieces[:0]
+	base := c.off
+	c.off += uint64(len(b))
+	if !ok {
+		return false
+	}
+	start := 0
+	for _, pc := range pieces {
+		if c.call == nil || c.state == Closed || c.state == Idle {
+			return true // the exchange ended on an earlier piece
+		}
+		at := pc.At
+		if at.Before(c.lastAt) {
+			at = c.lastAt // never back in time
+		}
+		c.lastAt = at
+		c.call.x.NoteLag(now.Sub(at))
+		end := int(pc.End - base)
+		c.deliver(b[start:end], at, nil)
+		start = end
+	}
+	return true
 }
 
 // feed resumes the coroutine with one read: its bytes, or its error (an
@@ -386,4 +435,7 @@ func (c *Conn) closeLocked() {
 	c.to(Closed)
 	c.pool.remove(c)
 	c.r.forget(c)
+	if c.cap != nil {
+		c.cap.Close()
+	}
 }

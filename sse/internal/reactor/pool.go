@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/pktcap"
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
@@ -22,9 +23,20 @@ type Pool struct {
 	maxIdle     int
 	idleTimeout time.Duration
 
+	capture *pktcap.Capture // nil: reads stamped by the socket alone
+
 	mu     sync.Mutex
 	idle   map[string][]*Conn // per address, the most recently used last
 	reaper *time.Timer        // nil while disarmed
+}
+
+// Track makes the pool's new connections read by segment arrival from
+// capture (nil: by the socket's stamps alone). Call it before the first
+// request.
+func (p *Pool) Track(capture *pktcap.Capture) {
+	if p != nil {
+		p.capture = capture
+	}
 }
 
 // NewPool returns a pool on the process's reactor, or nil where there is
@@ -177,8 +189,15 @@ func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Du
 		return nil, 0, err
 	}
 	setup = time.Since(began)
+	var stream *pktcap.Stream
+	if p.capture != nil {
+		stream, _ = p.capture.Track(nc)
+	}
 	fd, err := takeFD(nc)
 	if err != nil {
+		if stream != nil {
+			stream.Close()
+		}
 		return nil, 0, err
 	}
 	if rtt, ok := sockstamp.HandshakeRTT(fd); ok {
@@ -187,12 +206,15 @@ func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Du
 		}
 	}
 	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
-	c = &Conn{r: p.r, pool: p, fd: fd, addr: addr}
+	c = &Conn{r: p.r, pool: p, fd: fd, addr: addr, cap: stream}
 	if sockstamp.EnableTX(fd) == nil { // without, a request's times start when it is handed over
 		c.txOn, c.txOOB = true, make([]byte, sockstamp.TXOOBSize)
 	}
 	if err := p.r.register(c); err != nil {
 		closeFD(fd)
+		if stream != nil {
+			stream.Close()
+		}
 		return nil, 0, err
 	}
 	return c, setup, nil
