@@ -4,7 +4,10 @@
 // a sparse one) while BUSY VUs (default 6) spin JavaScript, so the runner's
 // cores are busy. Every moment is compared with the server's own time of
 // it, both counted from the request (the probe from the request's first
-// byte on the wire, the server from its handler's start):
+// byte on the wire; the server from the kernel's receive time of the
+// request, its request_lag_ms added to the times it counts from its
+// handler's start — without it the server's own lateness on a busy
+// machine would count as the probe's error):
 //
 //   err_headers     |headers − headers_ms|
 //   err_first_text  |first_text − first_text_ms|
@@ -12,8 +15,9 @@
 //   err_event       |event.elapsed_ms − server_ms| for every event
 //                   (only with ONEVENT=1: the callback reads them)
 //
-// The difference also holds the request's way in and the server's delay
-// in starting its handler: on an idle loopback that is tens of µs.
+// What is left is the request's way in and the probe's own error: tens of
+// µs on an idle loopback. SERVER_LAG=0 leaves request_lag_ms out (the
+// errors then include the server's lateness).
 //
 //   usefullatency run -e SSE_URL=https://127.0.0.1:PORT -e ONEVENT=1 bench/truth.js
 import usefulsse from 'k6/x/usefulsse';
@@ -43,29 +47,35 @@ export const options = {
 
 const body = { bucket: 'qa', question: 'Can I return my order?' };
 const params = { dialect: 'business', tags: { bucket: 'qa' } };
+const seen = []; // this VU's current request: [probe, server] of each event
 if (__ENV.ONEVENT) {
   params.onEvent = (ev) => {
     if (ev.data) {
       const d = JSON.parse(ev.data);
       if (d.server_ms !== undefined) {
-        errEvent.add(Math.abs(ev.elapsed_ms - d.server_ms));
+        seen.push([ev.elapsed_ms, d.server_ms]);
       }
     }
   };
 }
 
-function addErr(trend, probe, server) {
+function addErr(trend, probe, server, lag) {
   if (probe !== null && probe !== undefined && server !== undefined) {
-    trend.add(Math.abs(probe - server));
+    trend.add(Math.abs(probe - (server + lag)));
   }
 }
 
 export function stream() {
+  seen.length = 0;
   const res = usefulsse.post(URL, body, params);
   const s = res.state;
-  addErr(errHeaders, res.timings.headers, s.headers_ms);
-  addErr(errFirstText, res.timings.first_text, s.first_text_ms);
-  addErr(errUseful, res.timings.useful, s.useful_ms);
+  const lag = __ENV.SERVER_LAG !== '0' && s.request_lag_ms !== undefined ? s.request_lag_ms : 0;
+  addErr(errHeaders, res.timings.headers, s.headers_ms, lag);
+  addErr(errFirstText, res.timings.first_text, s.first_text_ms, lag);
+  addErr(errUseful, res.timings.useful, s.useful_ms, lag);
+  for (const [probe, server] of seen) {
+    addErr(errEvent, probe, server, lag);
+  }
 }
 
 // spin keeps a JavaScript engine busy for 50 ms at a time.

@@ -31,6 +31,13 @@
 // − headers) minus (first_text_ms − headers_ms) leaves the request's way
 // in, and the server's delay in starting the handler, out of the error.
 //
+// request_lag_ms (Linux; absent when the kernel gave no stamp) is how late
+// the handler started after the kernel received the request (the read
+// that completed its head, on TLS the record that did): a busy server's
+// own delay, which adds to every time it reports. Add it to server_ms,
+// headers_ms, first_text_ms and useful_ms to count them from the request's
+// arrival.
+//
 // kernel_headers_ms (plain HTTP on Linux only; absent when the kernel gave
 // no stamp) is the kernel's send time of the write that flushed the
 // headers and the heartbeat minus the kernel's receive time of the read
@@ -73,6 +80,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 )
 
 func main() {
@@ -104,7 +113,8 @@ func main() {
 			fmt.Fprintln(os.Stderr, "sseserver:", err)
 			os.Exit(2)
 		}
-		scheme, ln = "https", tls.NewListener(ln, srv.TLSConfig)
+		scheme, ln = "https", tls.NewListener(listenStamped(ln), srv.TLSConfig)
+		srv.ConnContext = connContext
 	}
 	if *tlsMode == "" {
 		ln, srv.ConnContext = listenStamped(ln), connContext
@@ -176,6 +186,7 @@ type stream struct {
 	useful    float64       // server_ms of the event completing decision, reason and next_step
 	headers   float64       // server_ms of the flush of the headers and heartbeat
 	kernel    float64       // kernel_headers_ms; negative when unknown
+	lag       float64       // request_lag_ms; negative when unknown
 	buf       []byte
 }
 
@@ -200,7 +211,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The request body is tiny; read it so the connection stays reusable.
 	_, _ = io.Copy(io.Discard, r.Body)
 
-	stampTX := rx != 0 && sc.beginTX()
+	lag := -1.0 // request_lag_ms: the handler's start after the request's arrival
+	if rx != 0 {
+		lag = float64(t0.Sub(sockstamp.At(time.Now(), rx))) / float64(time.Millisecond)
+	}
+	stampTX := rx != 0 && r.TLS == nil && sc.beginTX()
 	h := w.Header()
 	h["Content-Type"] = []string{"text/event-stream"}
 	h["Cache-Control"] = []string{"no-cache"}
@@ -224,7 +239,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	bp := bufPool.Get().(*[]byte)
 	st := &stream{
 		w: w, fl: fl, gone: r.Context().Done(), done: make(chan struct{}),
-		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp, headers: headers, kernel: kernel,
+		t0: t0, start: t0.Sub(s.base), due: s.interval, i: 1, buf: *bp, headers: headers, kernel: kernel, lag: lag,
 	}
 	s.shards[s.next.Add(1)%uint64(len(s.shards))].add(st)
 	<-st.done // the shard no longer touches w
@@ -279,6 +294,10 @@ func (s *server) send(st *stream) bool {
 		if st.kernel >= 0 {
 			b = append(b, `, "kernel_headers_ms": `...)
 			b = strconv.AppendFloat(b, st.kernel, 'f', 3, 64)
+		}
+		if st.lag >= 0 {
+			b = append(b, `, "request_lag_ms": `...)
+			b = strconv.AppendFloat(b, st.lag, 'f', 3, 64)
 		}
 		b = append(b, `}, "done": true`...)
 	case i == s.events*2/5:

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"sync/atomic"
@@ -142,6 +143,9 @@ type connKey struct{}
 // connContext puts a stamping connection into its requests' contexts
 // (http.Server.ConnContext).
 func connContext(ctx context.Context, c net.Conn) context.Context {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
 	if sc, ok := c.(*stampConn); ok {
 		return context.WithValue(ctx, connKey{}, sc)
 	}
