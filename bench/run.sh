@@ -19,6 +19,13 @@
 # streams/s) and prints the receive-side stamp error p95/p99/max, the
 # median of RUNS runs, and on plain HTTP the send-side t0_error per run; BASE_BIN, if set, is a second binary run the same
 # way (the build before a change).
+# "truth" (not in the default) runs bench/truth.js: every moment of the
+# probe (headers, first_text, useful, each event) against the server's own
+# send time counted from the request's arrival, with BUSY (6) VUs spinning,
+# on plain, TLS HTTP/1.1 and HTTP/2, dense (a token every 10 ms) and sparse
+# (50 ms) streams, with and without onEvent, for each --probe-capture of
+# TRUTH_CAPTURES (default "auto off"); p95 / max in ms of each, RUNS runs
+# (median). BASE_BIN, if set, is run the same way without the flag.
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
 RUNS=${RUNS:-3}
@@ -308,5 +315,34 @@ for bin in "$BIN" ${BASE_BIN:-}; do
     echo "$(basename "$bin") $mode: runs (p95 p99 max n read_lag_p99 cpu_max t0_error_own_read_p50 _p95 _p99 _max):"; sed 's/^/   /' "$TMP/stamps.txt"
     for col in 1 2 3; do printf "   median %s: %s ms\n" "$(echo p95 p99 max | cut -d' ' -f$col)" "$(cut -d' ' -f$col "$TMP/stamps.txt" | median)"; done
   done
+done
+fi
+
+if want truth; then
+(cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver)
+truthrun() { # truthrun BIN MODE DENSE ONEVENT CAPTURE: one run's errors
+  local flag="" iv="-interval 50ms -events 20"
+  if [ "$2" != plain ]; then flag="-tls $2"; fi
+  if [ "$3" = dense ]; then iv="-interval 10ms -events 100"; fi
+  : >"$TMP/sse.url"
+  # shellcheck disable=SC2086 # flag and iv are words
+  "$TMP/sseserver" -addr 127.0.0.1:0 $flag $iv >"$TMP/sse.url" 2>"$TMP/sse.err" &
+  SPID=$!
+  for _ in $(seq 50); do [ -s "$TMP/sse.url" ] && break; sleep 0.1; done
+  local capflag=(--probe-capture "$5")
+  if [ "$5" = none ]; then capflag=(); fi # a build before the flag
+  "$1" run -q --no-summary "${capflag[@]}" --summary-export "$TMP/truth.json" -e SSE_URL="$(head -1 "$TMP/sse.url")" \
+    -e DURATION="${TRUTH_DURATION:-15s}" -e BUSY="${BUSY:-6}" -e ONEVENT="$4" "$DIR/truth.js" >"$TMP/run.log" 2>&1 || true
+  kill "$SPID" 2>/dev/null || true; wait "$SPID" 2>/dev/null || true; SPID=
+  python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; print(" ".join("%.2f/%.2f" % (m[k]["p(95)"], m[k]["max"]) if k in m else "-" for k in ("err_headers","err_first_text","err_useful","err_event")), int(m.get("usefulsse_coalesced_events",{}).get("count",0)))' "$TMP/truth.json" 2>/dev/null || echo "run failed: $(tail -2 "$TMP/run.log")"
+}
+echo "== truth: error p95/max (ms) of headers first_text useful event, coalesced events; BUSY=${BUSY:-6}"
+for bin in "$BIN" ${BASE_BIN:-}; do
+  captures=${TRUTH_CAPTURES:-auto off}
+  if [ "$bin" != "$BIN" ]; then captures=none; fi
+  for capture in $captures; do for mode in plain h1 h2; do for density in dense sparse; do for onevent in "" 1; do
+    for _ in $(seq "$RUNS"); do truthrun "$bin" "$mode" "$density" "$onevent" "$capture"; done >"$TMP/truth.txt"
+    echo "$(basename "$bin") capture=$capture $mode $density onEvent=${onevent:-0}: $(sort -t/ -k1 -g "$TMP/truth.txt" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')"
+  done; done; done; done
 done
 fi
