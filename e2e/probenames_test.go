@@ -17,14 +17,15 @@ import (
 // what the summary's STREAMING block lists, and that each moment of
 // metrics.ProbeMoments has a time in the export's per-bucket breakdown and
 // the same time in the HTML report's bucket table: the module, the summary
-// and the report all read the names from one place.
+// and the report all read the names from one place. One stream goes over
+// TLS, for usefulsse_tls_handshaking.
 func TestProbeNamesReachSummaryAndReport(t *testing.T) {
 	t.Parallel()
-	srv := sseServer(t)
+	srv, tlsSrv := sseServer(t), sseTLSServer(t)
 	dir := t.TempDir()
 	out, report := filepath.Join(dir, "export.json"), filepath.Join(dir, "report.html")
 	r := invocation{args: []string{"run", "-q", "--summary-export", out, "-o", "html=" + report, script("usefulsse/probe.js")},
-		env: []string{"SSE_URL=" + srv.URL}}.run(t)
+		env: []string{"SSE_URL=" + srv.URL, "SSE_TLS_URL=" + tlsSrv.URL}}.run(t)
 	r.wantCode(t, 0)
 	exp := export(t, out)
 

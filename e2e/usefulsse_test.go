@@ -14,6 +14,21 @@ import (
 // dialect and failure, for the scripts in testdata/usefulsse.
 func sseServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(sseMux())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// sseTLSServer is sseServer over TLS, with a certificate of its own.
+func sseTLSServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewTLSServer(sseMux())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// sseMux holds sseServer's handlers.
+func sseMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/business", streamHandler([]step{
 		{0, `data: {"delta": "", "business_state": {"queue_ms": 12}}` + "\n\n"},
@@ -58,9 +73,7 @@ func sseServer(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html></html>")
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	return mux
 }
 
 // step is a chunk of raw bytes written after a pause.

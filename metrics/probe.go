@@ -20,6 +20,11 @@ const (
 	ProbeMaxGap     = ProbePrefix + "max_gap"     // Trend (time): the longest silence after the first event.
 	ProbeMark       = ProbePrefix + "mark"        // Trend (time): until a named mark; tag mark.
 
+	// The set-up of a connection, on requests that opened one: durations,
+	// not times from the send.
+	ProbeConnecting     = ProbePrefix + "connecting"      // Trend (time): the TCP connect.
+	ProbeTLSHandshaking = ProbePrefix + "tls_handshaking" // Trend (time): the TLS handshake; https only.
+
 	ProbeUsefulReached = ProbePrefix + "useful_reached" // Rate: useful before the stream ended.
 	ProbeFailed        = ProbePrefix + "failed"         // Rate: the request failed.
 	ProbeGood          = ProbePrefix + "good"           // Rate (goodput): succeeded and met every objective of its slo param; no sample without one.
@@ -64,6 +69,8 @@ var probeMetrics = [...]MetricSpec{
 	{ProbeComplete, Trend, Time},
 	{ProbeMaxGap, Trend, Time},
 	{ProbeMark, Trend, Time},
+	{ProbeConnecting, Trend, Time},
+	{ProbeTLSHandshaking, Trend, Time},
 	{ProbeUsefulReached, Rate, Default},
 	{ProbeFailed, Rate, Default},
 	{ProbeGood, Rate, Default},

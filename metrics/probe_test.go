@@ -20,6 +20,8 @@ func TestProbeMetricsArePRODUCTs(t *testing.T) {
 		{"usefulsse_complete", Trend, Time},
 		{"usefulsse_max_gap", Trend, Time},
 		{"usefulsse_mark", Trend, Time},
+		{"usefulsse_connecting", Trend, Time},
+		{"usefulsse_tls_handshaking", Trend, Time},
 		{"usefulsse_useful_reached", Rate, Default},
 		{"usefulsse_failed", Rate, Default},
 		{"usefulsse_good", Rate, Default},

@@ -86,6 +86,11 @@
 // included), nil when never reached:
 //
 //	schedule_lag  Request.ScheduledAt → send
+//	connecting    the TCP connect of the connection the request opened;
+//	              nil when it reused one
+//	tls_handshaking
+//	              the TLS handshake of that connection; nil when reused
+//	              or plain
 //	queue         the server's report (Server-Timing queue;dur=, else the
 //	              queue_ms field of the first event carrying it among the
 //	              events before the first text and the state events)

@@ -52,9 +52,14 @@ type exchange struct {
 	wc       atomic.Pointer[reactor.Conn]
 	redirect *redirection // the response was a redirect to follow
 
+	// The set-up of the first connection the exchange opened (Timings'
+	// Connecting and TLSHandshaking); openedConn says there was one.
+	openedConn bool
+	conns      connSetup
+
 	// Through net/http: the connection that carried the response, the
 	// offset of the request's first byte on it and, on a new connection,
-	// its set-up on the network (stampConn.setupTime).
+	// its set-up (connSetup.total).
 	conn  net.Conn
 	mark  uint64
 	setup time.Duration
@@ -392,6 +397,7 @@ func (x *exchange) result() *Result {
 		}
 	}
 	r.Timings = x.tl.timings()
+	r.Timings.Connecting, r.Timings.TLSHandshaking = x.conns.connect.ms(), x.conns.handshake.ms()
 	r.UsefulReached = x.tl.useful.ok
 	if x.req.Pricing != nil {
 		r.Cost = x.req.Pricing.Cost(r.Usage)

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"reflect"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -43,7 +45,7 @@ func useH2(t *http.Transport, idle time.Duration) {
 				tc.Close()
 				return failedConn{err}
 			}
-			return h2Conn{cc, tap}
+			return &h2Conn{cc: cc, tap: tap, tc: tc}
 		},
 	}
 }
@@ -51,17 +53,20 @@ func useH2(t *http.Transport, idle time.Duration) {
 // h2Conn is one HTTP/2 connection as net/http's alternate transport; tap
 // is nil where the kernel gives no stamps.
 type h2Conn struct {
-	cc  *http2.ClientConn
-	tap *frameTap
+	cc   *http2.ClientConn
+	tap  *frameTap
+	tc   *tls.Conn
+	used atomic.Bool // a request was sent on it
 }
 
 // RoundTrip sends req on the connection; when it can take no new request
 // it answers http2.ErrNoCachedConn, so net/http drops it from its pool and
 // dials another.
-func (h h2Conn) RoundTrip(req *http.Request) (*http.Response, error) {
+func (h *h2Conn) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !h.cc.CanTakeNewRequest() {
 		return nil, http2.ErrNoCachedConn
 	}
+	h.gotConn(req)
 	resp, err := h.cc.RoundTrip(req)
 	if err != nil || h.tap == nil {
 		return resp, err
@@ -75,6 +80,17 @@ func (h h2Conn) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = b
 	}
 	return resp, nil
+}
+
+// gotConn reports the connection to the request's trace, as net/http's
+// own HTTP/2 does (net/http reports none for an alternate transport): the
+// first request sent on the connection is the one that opened it, the
+// others reuse it.
+func (h *h2Conn) gotConn(req *http.Request) {
+	reused := h.used.Swap(true)
+	if trace := httptrace.ContextClientTrace(req.Context()); trace != nil && trace.GotConn != nil {
+		trace.GotConn(httptrace.GotConnInfo{Conn: h.tc, Reused: reused})
+	}
 }
 
 // failedConn is a connection whose HTTP/2 setup failed.

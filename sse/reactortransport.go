@@ -82,6 +82,12 @@ func (x *exchange) Attach(c *reactor.Conn) {
 	x.wc.Store(c)
 }
 
+// Connected implements reactor.Exchange: the request opened a connection
+// whose TCP connect took connect (Timings.Connecting).
+func (x *exchange) Connected(connect time.Duration) {
+	x.opened(connSetup{connect: point{at: connect, ok: true}})
+}
+
 // Transmitted implements reactor.Exchange: the kernel sent the request's
 // first write at at, after setup spent connecting. The exchange's times
 // then count from at less setup instead of from the moment the request was

@@ -55,6 +55,17 @@ type Timings struct {
 	// ScheduleLag is the time from Request.ScheduledAt to the send; nil when
 	// ScheduledAt is zero.
 	ScheduleLag *float64 `json:"schedule_lag"`
+	// Connecting is the TCP connect of the connection the request opened
+	// (the first one, when a redirect opened another): the kernel's round
+	// trip of the handshake where it measures one (TCP_INFO), else the
+	// program's. Nil when the request reused a connection. The request's
+	// times count from the start of the set-up, so they include it.
+	Connecting *float64 `json:"connecting"`
+	// TLSHandshaking is the TLS handshake of that connection: the kernel's
+	// time from sending the ClientHello to receiving the server's last
+	// handshake flight where it stamps both, else crypto/tls's handshake as
+	// the program timed it. Nil on a reused connection and on plain HTTP.
+	TLSHandshaking *float64 `json:"tls_handshaking"`
 	// Queue is the server's own report of its queue time (see QueueSource).
 	Queue *float64 `json:"queue"`
 	// Headers is when the response headers were received.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/pktcap"
@@ -35,12 +36,27 @@ type stampConn struct {
 	rest   []byte
 	pieces []pktcap.Piece
 
+	// rtt is the kernel's round trip of the TCP handshake, read when the
+	// connection was dialed (rttOK: the kernel gave one).
+	rtt   time.Duration
+	rttOK bool
+	// hello is the offset of the ClientHello's first byte plus one: 0
+	// until a TLS handshake starts (Write).
+	hello atomic.Uint64
+
 	mu     sync.Mutex
 	last   time.Time     // the stamp of the latest read
 	maxLag time.Duration // the longest read lag since takeLag
 	reads  int64
 	tap    *frameTap // set when HTTP/2 runs over the connection
+	// hsEnd is the stamp of the read that completed the server's last TLS
+	// handshake flight (handshakeDone); zero before.
+	hsEnd time.Time
 }
+
+// tlsHandshakeRecord is the content type of a TLS handshake record (RFC
+// 8446, section 5.1), the first byte of a ClientHello on the wire.
+const tlsHandshakeRecord = 0x16
 
 // newStampConn wraps a TCP connection; ok is false where the kernel
 // stamps nothing (not Linux, or the option was refused), and then c is
@@ -52,7 +68,21 @@ func newStampConn(c net.Conn) (net.Conn, bool) {
 	}
 	sc.EnableTX()
 	sc.Mark() // the first write: a TLS ClientHello or a request
-	return &stampConn{Conn: sc}, true
+	stc := &stampConn{Conn: sc}
+	stc.rtt, stc.rttOK = sc.ConnectRTT() // now, before later round trips update the kernel's estimate
+	return stc, true
+}
+
+// Write implements net.Conn. The first write that starts with a TLS
+// handshake record is the ClientHello (the first write, or the first after
+// a proxy's CONNECT exchange): its transmit stamp is asked for and its
+// offset kept, where handshakeTime starts. A plain connection's body may
+// start with that byte too; its handshake is never asked for.
+func (c *stampConn) Write(p []byte) (int, error) {
+	if len(p) > 0 && p[0] == tlsHandshakeRecord && c.hello.Load() == 0 {
+		c.hello.Store(c.Mark() + 1)
+	}
+	return c.Conn.Write(p)
 }
 
 // Read implements net.Conn: one recvmsg, stamped. With a capture, a read
@@ -157,18 +187,24 @@ type stampDialer struct {
 }
 
 // DialContext dials addr and wraps the connection in a stampConn when the
-// kernel can stamp it.
+// kernel can stamp it; the request's dialTrace notes it.
 func (s stampDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	c, err := s.dial(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	sc, ok := newStampConn(c)
-	if ok && s.capture != nil {
-		stamped := sc.(*stampConn)
+	nc, ok := newStampConn(c)
+	if !ok {
+		return nc, nil
+	}
+	stamped := nc.(*stampConn)
+	if s.capture != nil {
 		stamped.cap, _ = s.capture.Track(c)
 	}
-	return sc, nil
+	if d := dialTraceOf(ctx); d != nil {
+		d.dialed(stamped)
+	}
+	return nc, nil
 }
 
 // stampOf finds the stampConn under a connection net/http handed out: the
@@ -187,19 +223,42 @@ func stampOf(c net.Conn) *stampConn {
 	return nil
 }
 
-// setupTime returns how long setting the connection up took on the
-// network, for a connection handed out for the first time: the kernel's
-// round trip of the TCP handshake plus, under TLS, the kernel's time from
-// sending the ClientHello to receiving the server's last handshake
-// flight. A busy client's delays in between (noticing the connection,
-// processing the server's messages) are left out, as the reactor leaves
-// them out of a plain connection's set-up.
-func (c *stampConn) setupTime() time.Duration {
-	d, _ := c.ConnectRTT()
-	if hello, ok := c.SentAt(0); ok {
-		if last := c.at(); last.After(hello) {
-			d += last.Sub(hello)
-		}
+// connectTime returns the kernel's round trip of the connection's TCP
+// handshake (SYN sent to SYN-ACK received), read right after the dial:
+// how long connecting took on the network, without the time the program
+// took to notice.
+func (c *stampConn) connectTime() (time.Duration, bool) { return c.rtt, c.rttOK }
+
+// handshakeDone notes that the TLS handshake over the connection ended:
+// the latest read completed the server's last handshake flight. It is
+// called when crypto/tls returns (httptrace's TLSHandshakeDone), before
+// net/http starts reading the connection for responses.
+func (c *stampConn) handshakeDone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hsEnd.IsZero() {
+		c.hsEnd = c.last
 	}
-	return d
+}
+
+// handshakeTime returns the kernel's time of the connection's TLS
+// handshake: from the transmit stamp of the ClientHello to the receive
+// stamp of the server's last handshake flight. A busy client's delays in
+// between (processing the server's messages, a TLS 1.3 client's
+// certificate checks) are left out: in TLS 1.3's one round trip the whole
+// wait is the network's and the server's. ok is false without both
+// stamps.
+func (c *stampConn) handshakeTime() (time.Duration, bool) {
+	c.mu.Lock()
+	end := c.hsEnd
+	c.mu.Unlock()
+	hello := c.hello.Load()
+	if hello == 0 || end.IsZero() {
+		return 0, false
+	}
+	sent, ok := c.SentAt(hello - 1)
+	if !ok || !end.After(sent) {
+		return 0, false
+	}
+	return end.Sub(sent), true
 }

@@ -9,20 +9,35 @@ import (
 
 // traceConn notes the connection net/http picks for the request, so the
 // response can be read on its kernel stamps, where on it the request
-// starts, and, on a new connection, how long setting it up took on the
-// network.
+// starts, and, on a new connection, how long setting it up took (its
+// dialTrace times the dial).
 func (x *exchange) traceConn(ctx context.Context) context.Context {
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) {
-			x.conn, x.setup = info.Conn, 0
-			if sc := stampOf(info.Conn); sc != nil {
-				x.mark = sc.Mark()
-				if !info.Reused {
-					x.setup = sc.setupTime()
-				}
-			}
-		},
-	})
+	d := new(dialTrace)
+	trace := d.trace()
+	trace.GotConn = func(info httptrace.GotConnInfo) { x.gotConn(info, d) }
+	return httptrace.WithClientTrace(context.WithValue(ctx, dialTraceKey{}, d), trace)
+}
+
+// gotConn takes the connection net/http handed out for the request (h2Conn
+// reports an HTTP/2 connection the same way). An HTTP/1.1 request starts at
+// the next byte written on it; an HTTP/2 stream at its HEADERS frame, which
+// the frame tap stamps. A new connection's set-up is the request's.
+func (x *exchange) gotConn(info httptrace.GotConnInfo, d *dialTrace) {
+	x.conn, x.setup = nil, 0
+	sc := stampOf(info.Conn)
+	tlsOn, h2 := tlsOf(info.Conn)
+	if !h2 {
+		x.conn = info.Conn
+		if sc != nil {
+			x.mark = sc.Mark()
+		}
+	}
+	if info.Reused {
+		return
+	}
+	s := d.setupOf(sc, tlsOn)
+	x.setup = s.total()
+	x.opened(s)
 }
 
 // transmitted moves the exchange's start to the kernel's send time of the

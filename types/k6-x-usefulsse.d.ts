@@ -130,6 +130,10 @@ declare module 'k6/x/usefulsse' {
   /** Milliseconds from the moment the request was sent; null when never reached. */
   export interface Timings {
     schedule_lag: number | null;
+    /** The TCP connect of the connection the request opened (a duration, ms); null when it reused one. */
+    connecting: number | null;
+    /** The TLS handshake of the connection the request opened (a duration, ms); null when it reused one or on http://. */
+    tls_handshaking: number | null;
     queue: number | null;
     headers: number | null;
     first_event: number | null;

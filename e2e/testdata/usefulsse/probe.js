@@ -5,13 +5,16 @@ import { Counter } from 'k6/metrics';
 
 const kinds = new Counter('seen_kinds');
 const base = __ENV.SSE_URL;
+const tlsBase = __ENV.SSE_TLS_URL; // a TLS twin of the server, when the test serves one
 
 export const options = {
   scenarios: {
     business: { executor: 'per-vu-iterations', vus: 1, iterations: 3, exec: 'business' },
     dialects: { executor: 'per-vu-iterations', vus: 1, iterations: 2, exec: 'dialects' },
     failures: { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'failures' },
+    ...(tlsBase ? { secure: { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'secure' } } : {}),
   },
+  insecureSkipTLSVerify: true, // the TLS twin's certificate is the test's own
   thresholds: {
     'usefulsse_useful{bucket:qa}': ['p(95)<2000', 'avg>250'],
     'usefulsse_first_text{bucket:qa}': ['avg<250'],
@@ -90,4 +93,12 @@ export function failures() {
     threw = String(e).includes('nope');
   }
   check(threw, { 'invalid predicate rejected before sending': (t) => t });
+}
+
+// One stream over TLS: its new connection reports its handshake.
+export function secure() {
+  const r = usefulsse.post(`${tlsBase}/openai`, '{}', { tags: { bucket: 'tls' } });
+  check(r, {
+    'tls: a new connection reports its connect and handshake': (x) => x.timings.connecting > 0 && x.timings.tls_handshaking > 0,
+  });
 }

@@ -12,6 +12,7 @@ import (
 // usefulsse_* family of PRODUCT.md and k6's HTTP request counters.
 type probeMetrics struct {
 	queue, headers, firstEvent, firstText, useful, complete, maxGap, mark *metrics.Metric
+	connecting, tlsHandshaking                                            *metrics.Metric
 	usefulReached, failed, good                                           *metrics.Metric
 	events, heartbeats, emptyEvents, tokens, cost                         *metrics.Metric
 	readLag, coalesced                                                    *metrics.Metric
@@ -30,6 +31,7 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 		firstEvent: probe(metrics.ProbeFirstEvent), firstText: probe(metrics.ProbeFirstText),
 		useful: probe(metrics.ProbeUseful), complete: probe(metrics.ProbeComplete),
 		maxGap: probe(metrics.ProbeMaxGap), mark: probe(metrics.ProbeMark),
+		connecting: probe(metrics.ProbeConnecting), tlsHandshaking: probe(metrics.ProbeTLSHandshaking),
 		usefulReached: probe(metrics.ProbeUsefulReached), failed: probe(metrics.ProbeFailed),
 		good:   probe(metrics.ProbeGood),
 		events: probe(metrics.ProbeEvents), heartbeats: probe(metrics.ProbeHeartbeats),
@@ -54,7 +56,8 @@ func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 
 // samples returns the samples of one finished request, whose goodput
 // verdict is good (nil: it named no objective, and pushes no
-// usefulsse_good sample). A time never reached pushes no sample.
+// usefulsse_good sample). A time never reached pushes no sample, nor does a
+// connection's set-up on a request that reused one.
 func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, at time.Time) []metrics.Sample {
 	tags := RequestTags(base, res)
 	out := make([]metrics.Sample, 0, 20)
@@ -66,7 +69,8 @@ func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, a
 		metric *metrics.Metric
 		v      *float64
 	}{{m.queue, tm.Queue}, {m.headers, tm.Headers}, {m.firstEvent, tm.FirstEvent}, {m.firstText, tm.FirstText},
-		{m.useful, tm.Useful}, {m.complete, tm.Complete}, {m.maxGap, tm.MaxGap}} {
+		{m.useful, tm.Useful}, {m.complete, tm.Complete}, {m.maxGap, tm.MaxGap},
+		{m.connecting, tm.Connecting}, {m.tlsHandshaking, tm.TLSHandshaking}} {
 		if tr.v != nil {
 			add(tr.metric, tags, *tr.v)
 		}

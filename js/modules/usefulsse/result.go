@@ -36,7 +36,8 @@ func resultValue(rt *sobek.Runtime, r *sse.Result, good *bool) sobek.Value {
 		"coalesced_events": r.CoalescedEvents, "read_lag": msValue(r.ReadLag),
 		"useful_reached": r.UsefulReached, "good": boolOrNull(good),
 		"timings": map[string]any{
-			"schedule_lag": msValue(tm.ScheduleLag), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),
+			"schedule_lag": msValue(tm.ScheduleLag), "connecting": msValue(tm.Connecting),
+			"tls_handshaking": msValue(tm.TLSHandshaking), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),
 			"first_event": msValue(tm.FirstEvent), "first_text": msValue(tm.FirstText), "useful": msValue(tm.Useful),
 			"complete": msValue(tm.Complete), "max_gap": msValue(tm.MaxGap),
 		},

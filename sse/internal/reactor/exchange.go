@@ -28,9 +28,16 @@ type Exchange interface {
 	// NoteLag records how long bytes of the response waited in the kernel
 	// before the reactor read them.
 	NoteLag(d time.Duration)
+	// Connected reports that the exchange's request opened a new
+	// connection and how long its TCP connect took: the kernel's round trip
+	// of the handshake where it measures one (TCP_INFO), else the
+	// program's measure of the connect. It comes once per new connection,
+	// on the goroutine of Pool.Do, before the request is written.
+	Connected(connect time.Duration)
 	// Transmitted reports when the kernel sent the request's first write
 	// (its transmit stamp, on the monotonic clock) and how long connecting
-	// took before it (0 on a reused connection). It comes at most once per
+	// took before it (0 on a reused connection): the dial's duration with
+	// its TCP connect counted as Connected reported it. It comes at most once per
 	// request, before the response is parsed, and only where the kernel
 	// stamps transmissions (Linux). Called under the connection's lock.
 	Transmitted(at time.Time, setup time.Duration)

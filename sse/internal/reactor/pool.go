@@ -62,7 +62,7 @@ func (p *Pool) get(ctx context.Context, addr string, fresh bool, x Exchange, hre
 			return c, k, nil
 		}
 	}
-	c, setup, err := p.connect(ctx, addr)
+	c, st, err := p.connect(ctx, addr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,7 +70,8 @@ func (p *Pool) get(ctx context.Context, addr string, fresh bool, x Exchange, hre
 	if k == nil {
 		return nil, nil, fmt.Errorf("connection to %s closed before use", addr)
 	}
-	k.setup = setup
+	k.setup = st.setup
+	x.Connected(st.connect)
 	return c, k, nil
 }
 
@@ -176,19 +177,16 @@ func closeUnused(cs []*Conn) {
 }
 
 // connect dials addr with the client's dialer (DNS, timeouts, errors as
-// net/http reports them) and hands the socket to the reactor. setup is
-// how long connecting took: the dial's duration, less the time the runner
-// took to notice that the handshake had completed (the program's view of
-// the TCP connect minus the kernel's measure of its round trip), so a
-// busy runner does not lengthen it.
-func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Duration, err error) {
+// net/http reports them) and hands the socket to the reactor, with the
+// times of its set-up (setupTimes).
+func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, st setupTimes, err error) {
 	var ct connectTimes
 	began := time.Now()
 	nc, err := p.dial(httptrace.WithClientTrace(ctx, ct.trace()), "tcp", addr)
 	if err != nil {
-		return nil, 0, err
+		return nil, st, err
 	}
-	setup = time.Since(began)
+	dial := time.Since(began)
 	var stream *pktcap.Stream
 	if p.capture != nil {
 		stream, _ = p.capture.Track(nc)
@@ -198,13 +196,10 @@ func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Du
 		if stream != nil {
 			stream.Close()
 		}
-		return nil, 0, err
+		return nil, st, err
 	}
-	if rtt, ok := sockstamp.HandshakeRTT(fd); ok {
-		if late := ct.took() - rtt; late > 0 && late < setup {
-			setup -= late
-		}
-	}
+	rtt, rttOK := sockstamp.HandshakeRTT(fd)
+	st = newSetupTimes(dial, ct.took(), rtt, rttOK)
 	_ = sockstamp.Enable(fd) // without receive times, bytes are stamped when read
 	c = &Conn{r: p.r, pool: p, fd: fd, addr: addr, cap: stream}
 	if sockstamp.EnableTX(fd) == nil { // without, a request's times start when it is handed over
@@ -215,9 +210,43 @@ func (p *Pool) connect(ctx context.Context, addr string) (c *Conn, setup time.Du
 		if stream != nil {
 			stream.Close()
 		}
-		return nil, 0, err
+		return nil, setupTimes{}, err
 	}
-	return c, setup, nil
+	return c, st, nil
+}
+
+// setupTimes are the times of a new connection's set-up.
+type setupTimes struct {
+	// connect is the TCP connect (Exchange.Connected).
+	connect time.Duration
+	// setup is the whole set-up the request's times count back over from
+	// its kernel send time (Exchange.Transmitted): the dial's duration,
+	// DNS included, with the TCP connect counted as connect.
+	setup time.Duration
+}
+
+// newSetupTimes returns the set-up of a dial that took dial, whose TCP
+// connect took took as the program saw it (0: the dialer reported none)
+// and rtt as the kernel measured the handshake's round trip (rttOK). The
+// connect is the kernel's figure, else the program's, else the whole dial;
+// the set-up is the dial less the time the program took to notice that
+// the handshake had completed (took - rtt), so a busy runner lengthens
+// neither:
+//
+//	setup = dial - (took - connect), when 0 < took - connect < dial; else dial
+func newSetupTimes(dial, took, rtt time.Duration, rttOK bool) setupTimes {
+	connect := took
+	switch {
+	case rttOK:
+		connect = rtt
+	case took <= 0:
+		connect = dial
+	}
+	setup := dial
+	if late := took - connect; late > 0 && late < dial {
+		setup -= late
+	}
+	return setupTimes{connect: connect, setup: setup}
 }
 
 // connectTimes is what the program saw of a dial's TCP connect: when the

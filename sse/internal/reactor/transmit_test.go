@@ -24,6 +24,7 @@ type recorder struct {
 	sends    int
 	at       time.Time
 	setup    time.Duration
+	connects []time.Duration
 	body     string
 	attached *Conn
 }
@@ -33,6 +34,12 @@ func (r *recorder) HeaderLimit() int         { return 1 << 20 }
 func (r *recorder) Handoff() bool            { return false }
 func (r *recorder) Attach(c *Conn)           { r.attached = c }
 func (r *recorder) NoteLag(time.Duration)    {}
+
+func (r *recorder) Connected(connect time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.connects = append(r.connects, connect)
+}
 
 func (r *recorder) Transmitted(at time.Time, setup time.Duration) {
 	r.mu.Lock()
@@ -87,7 +94,8 @@ func echoServer(t *testing.T) (string, <-chan time.Time) {
 // TestTransmitStamps checks that the reactor reports each request's kernel
 // transmit time: once per request, after the request was handed over and
 // before the server had read it, with the connection's set-up on a new
-// connection and none on a reused one.
+// connection and none on a reused one; and the new connection's TCP
+// connect, once, within that set-up.
 func TestTransmitStamps(t *testing.T) {
 	if !Available() {
 		t.Skip("no reactor in this build")
@@ -110,7 +118,7 @@ func TestTransmitStamps(t *testing.T) {
 			t.Fatalf("request %d: body %q", i, x.body)
 		}
 		x.mu.Lock()
-		sends, at, setup := x.sends, x.at, x.setup
+		sends, at, setup, connects := x.sends, x.at, x.setup, x.connects
 		x.mu.Unlock()
 		if sends != 1 {
 			t.Fatalf("request %d: %d transmissions reported, want 1", i, sends)
@@ -123,6 +131,12 @@ func TestTransmitStamps(t *testing.T) {
 		}
 		if fresh := i == 0; fresh != (setup > 0) {
 			t.Errorf("request %d: set-up %v on a %s connection", i, setup, map[bool]string{true: "new", false: "reused"}[fresh])
+		}
+		switch {
+		case i > 0 && len(connects) > 0:
+			t.Errorf("request %d: connect %v reported on a reused connection", i, connects)
+		case i == 0 && (len(connects) != 1 || connects[0] <= 0 || connects[0] > setup):
+			t.Errorf("request 0: connects %v reported, want one in (0, set-up %v]", connects, setup)
 		}
 	}
 	p.CloseIdle()
