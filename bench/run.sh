@@ -326,7 +326,7 @@ truthrun() { # truthrun BIN MODE DENSE ONEVENT CAPTURE: one run's errors
   if [ "$3" = dense ]; then iv="-interval 10ms -events 100"; fi
   : >"$TMP/sse.url"
   # shellcheck disable=SC2086 # flag and iv are words
-  "$TMP/sseserver" -addr 127.0.0.1:0 $flag $iv >"$TMP/sse.url" 2>"$TMP/sse.err" &
+  nice -n -10 "$TMP/sseserver" -addr 127.0.0.1:0 $flag $iv >"$TMP/sse.url" 2>"$TMP/sse.err" &
   SPID=$!
   for _ in $(seq 50); do [ -s "$TMP/sse.url" ] && break; sleep 0.1; done
   local capflag=(--probe-capture "$5")

@@ -258,6 +258,23 @@ func (t *frameTap) dataAt(id uint32, off int64) (time.Time, bool) {
 	return s.frames[0].at, true
 }
 
+// frameEnd returns the end offset, in stream id's body, of the DATA frame
+// that holds body byte off.
+func (t *frameTap) frameEnd(id uint32, off int64) (int64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.streams[id]
+	if s == nil {
+		return 0, false
+	}
+	for _, f := range s.frames {
+		if f.end > off {
+			return f.end, true
+		}
+	}
+	return 0, false
+}
+
 // forget drops the stamps of stream id, once its body is read.
 func (t *frameTap) forget(id uint32) {
 	t.mu.Lock()

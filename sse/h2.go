@@ -133,18 +133,57 @@ type h2Body struct {
 	// sent is when the kernel sent the request's HEADERS frame (sentOK).
 	sent   time.Time
 	sentOK bool
+	// rest holds what a read took beyond its first frame, and restErr
+	// the error that read returned, reported once rest is handed out.
+	rest    []byte
+	restErr error
 }
 
-// Read implements io.Reader.
+// Read implements io.Reader. It hands out at most the rest of one DATA
+// frame, so bytes of frames that arrived apart are never read together:
+// the transport queues every frame's data for a late reader, and a read
+// that took several frames keeps the ones after the first for the next
+// Reads.
 func (b *h2Body) Read(p []byte) (int, error) {
+	if len(b.rest) > 0 {
+		k := b.handOut(p, b.rest)
+		b.rest = b.rest[k:]
+		if len(b.rest) == 0 && b.restErr != nil {
+			err := b.restErr
+			b.restErr = nil
+			return k, err
+		}
+		return k, nil
+	}
 	n, err := b.ReadCloser.Read(p)
-	b.off += int64(n)
-	if at, ok := b.tap.dataAt(b.id, b.off); ok && n > 0 {
+	if n == 0 {
+		b.last = b.tap.sc.at() // the end of the body
+		return 0, err
+	}
+	k := b.handOut(p, p[:n])
+	if k < n {
+		b.rest, b.restErr = append(b.rest[:0], p[k:n]...), err
+		return k, nil
+	}
+	return k, err
+}
+
+// handOut hands out the bytes of src up to the end of the frame that
+// holds the first of them: it copies them to p, moves the body's offset
+// and stamps them with that frame's arrival; it returns how many.
+func (b *h2Body) handOut(p, src []byte) int {
+	k := len(src)
+	if end, ok := b.tap.frameEnd(b.id, b.off); ok && end-b.off < int64(k) {
+		k = int(end - b.off)
+	}
+	k = copy(p, src[:k])
+	b.off += int64(k)
+	if at, ok := b.tap.dataAt(b.id, b.off); ok {
 		b.last = at
 	} else {
-		b.last = b.tap.sc.at() // the end of the body, or stamps dropped
+		b.last = b.tap.sc.at() // stamps dropped
 	}
-	return n, err
+	return k
 }
 
 // arrival returns the stamp of the bytes last handed out.
