@@ -5,5 +5,5 @@
 // stamps, EnableTX and ReadTX), so a program descheduled between deciding
 // to send and its write still knows when the request went out. The
 // probe's reactor and its stamping connections under crypto/tls and
-// HTTP/2 read through it.
+// HTTP/2 read through it, and so do k6/http's connections (its timings).
 package sockstamp

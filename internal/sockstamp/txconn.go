@@ -23,8 +23,25 @@ type txLog struct {
 	on      bool
 	next    bool   // stamp the next write: a request starts with it
 	written uint64 // bytes written so far
-	stamps  []txStamp
-	oob     []byte // the error queue's control messages, under mu
+	// stamps holds the latest txKeep stamps, oldest first from head once
+	// it is full (a ring), in the order of their writes.
+	stamps []txStamp
+	head   int
+	oob    []byte           // the error queue's control messages, under mu
+	drain  func(fd uintptr) // c.drainFd, bound once
+	send   sendOp           // the stamped send in progress, under sendMu
+	sendMu sync.Mutex       // one stamped send at a time
+}
+
+// sendOp is the state of a stamped send, passed to and from the raw
+// descriptor's write function, which is bound once (fn), so that a
+// stamped write allocates no closure.
+type sendOp struct {
+	p       []byte
+	n       int
+	stamped bool
+	err     error
+	fn      func(fd uintptr) bool
 }
 
 // EnableTX prepares the connection for the transmit stamps of the writes
@@ -35,8 +52,11 @@ func (c *Conn) EnableTX() bool {
 	if cerr := c.raw.Control(func(fd uintptr) { err = EnableTXOnDemand(int(fd)) }); cerr != nil || err != nil {
 		return false
 	}
+	c.tx.sendMu.Lock()
+	c.tx.send.fn = c.sendFd
+	c.tx.sendMu.Unlock()
 	c.tx.mu.Lock()
-	c.tx.on, c.tx.oob = true, make([]byte, TXOOBSize)
+	c.tx.on, c.tx.oob, c.tx.drain = true, make([]byte, TXOOBSize), c.drainFd
 	c.tx.mu.Unlock()
 	return true
 }
@@ -58,7 +78,11 @@ func (c *Conn) Write(p []byte) (int, error) {
 			return n, err
 		}
 	}
-	m, err := c.Conn.Write(p[n:])
+	var m int
+	var err error
+	if n < len(p) || len(p) == 0 { // no empty write when the stamped send took all of p
+		m, err = c.Conn.Write(p[n:])
+	}
 	c.count(on, n+m)
 	if stamp {
 		c.drainTX()
@@ -69,16 +93,26 @@ func (c *Conn) Write(p []byte) (int, error) {
 // sendStamped sends the start of p asking for its transmit stamp; stamped
 // is false when the socket could not take the stamp (nothing was sent).
 func (c *Conn) sendStamped(p []byte) (n int, stamped bool, err error) {
-	var serr error
-	err = c.raw.Write(func(fd uintptr) bool {
-		var wouldBlock bool
-		n, stamped, wouldBlock, serr = SendStamped(int(fd), p)
-		return !wouldBlock
-	})
+	c.tx.sendMu.Lock()
+	defer c.tx.sendMu.Unlock()
+	op := &c.tx.send
+	op.p = p
+	err = c.raw.Write(op.fn)
+	n, stamped = op.n, op.stamped
 	if err == nil {
-		err = serr
+		err = op.err
 	}
+	*op = sendOp{fn: op.fn} // keeps no reference to p
 	return n, stamped, err
+}
+
+// sendFd is one attempt of sendStamped on the raw descriptor: false while
+// it would block.
+func (c *Conn) sendFd(fd uintptr) bool {
+	op := &c.tx.send
+	var wouldBlock bool
+	op.n, op.stamped, wouldBlock, op.err = SendStamped(int(fd), op.p)
+	return !wouldBlock
 }
 
 // count adds n bytes written, when transmit stamps are on.
@@ -114,16 +148,31 @@ func (c *Conn) SentAt(off uint64) (at time.Time, ok bool) {
 }
 
 // findTX looks SentAt's stamp up among those taken: the first stamped
-// write that ends after off, if it also starts at or before it.
-func (c *Conn) findTX(off uint64) (time.Time, bool) {
+// write that ends after off. The stamps end in the order of their writes,
+// so it searches from the latest, which is the one a request just written
+// asks for.
+func (c *Conn) findTX(off uint64) (at time.Time, ok bool) {
 	c.tx.mu.Lock()
 	defer c.tx.mu.Unlock()
-	for _, s := range c.tx.stamps {
-		if s.end > off {
-			return s.at, true
+	l := len(c.tx.stamps)
+	for i := range l {
+		s := c.tx.stamps[(c.tx.head+l-1-i)%l]
+		if s.end <= off {
+			break
 		}
+		at, ok = s.at, true
 	}
-	return time.Time{}, false
+	return at, ok
+}
+
+// addTX keeps a stamp, in place of the oldest once txKeep are kept.
+func (c *Conn) addTX(s txStamp) {
+	if len(c.tx.stamps) < txKeep {
+		c.tx.stamps = append(c.tx.stamps, s)
+		return
+	}
+	c.tx.stamps[c.tx.head] = s
+	c.tx.head = (c.tx.head + 1) % txKeep
 }
 
 // drainTX takes the stamps off the socket's error queue (which also keeps
@@ -134,18 +183,18 @@ func (c *Conn) drainTX() {
 	if !c.tx.on {
 		return
 	}
-	_ = c.raw.Control(func(fd uintptr) {
-		for {
-			key, at, ok, err := ReadTX(int(fd), c.tx.oob)
-			if err != nil || !ok {
-				return
-			}
-			if len(c.tx.stamps) == txKeep {
-				c.tx.stamps = append(c.tx.stamps[:0], c.tx.stamps[1:]...)
-			}
-			c.tx.stamps = append(c.tx.stamps, txStamp{end: txEnd(c.tx.written, key), at: At(time.Now(), at)})
+	_ = c.raw.Control(c.tx.drain)
+}
+
+// drainFd is drainTX on the raw descriptor, under the log's lock.
+func (c *Conn) drainFd(fd uintptr) {
+	for {
+		key, at, ok, err := ReadTX(int(fd), c.tx.oob)
+		if err != nil || !ok {
+			return
 		}
-	})
+		c.addTX(txStamp{end: txEnd(c.tx.written, key), at: At(time.Now(), at)})
+	}
 }
 
 // txEnd returns the offset after the write whose stamp has key (its last

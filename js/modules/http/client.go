@@ -7,19 +7,21 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
 // newTransport returns the transport of one VU: it dials through the
 // run's network stack (hosts, blockHostnames, blacklistIPs, dns,
-// localIPs) counting the bytes of each connection, applies its TLS
-// options, speaks HTTP/2 over TLS when the server offers it, keeps idle
-// connections for reuse unless noReuse (noConnectionReuse), and leaves
-// compression to the module (k6 sends no Accept-Encoding of its own).
+// localIPs), counting and stamping each connection (wireConn), applies
+// its TLS options, speaks HTTP/2 over TLS when the server offers it, keeps
+// idle connections for reuse unless noReuse (noConnectionReuse), and
+// leaves compression to the module (k6 sends no Accept-Encoding of its
+// own).
 func newTransport(nw modules.Network, noReuse bool) *http.Transport {
 	return &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         countingDial(nw.Dialer.DialContext),
+		DialContext:         wireDial(nw.Dialer.DialContext),
 		TLSClientConfig:     nw.TLS,
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   true,
@@ -36,14 +38,18 @@ func newTransport(nw modules.Network, noReuse bool) *http.Transport {
 // dialFunc is the signature of DialContext.
 type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
 
-// countingDial wraps dial so that the bytes of its connections are
-// counted (data_sent, data_received).
-func countingDial(dial dialFunc) dialFunc {
+// wireDial wraps dial so that the bytes of its connections are counted
+// (data_sent, data_received) and, where the kernel can, stamped (the
+// timings). It holds the kernel's receive stamping on for the process
+// (sockstamp.KeepOn), so that a first connection's first bytes are
+// stamped too.
+func wireDial(dial dialFunc) dialFunc {
+	sockstamp.KeepOn()
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		return &countingConn{Conn: c}, nil
+		return newWireConn(c), nil
 	}
 }

@@ -9,11 +9,16 @@ import (
 )
 
 // phases are the moments of one exchange, as net/http/httptrace reports
-// them. A zero time is a moment never reached.
+// them; on a stamped connection wrote, firstByte and lastByte are the
+// kernel's (see stamps.go). A zero time is a moment never reached.
 type phases struct {
 	getConn, connectStart, connectDone time.Time
 	tlsStart, tlsDone, gotConn         time.Time
-	wrote, firstByte, done             time.Time
+	wrote, firstByte, lastByte, done   time.Time
+	// connectRTT is the kernel's round trip of the TCP handshake of the
+	// connection the exchange dialed; 0 when unknown, and then connecting
+	// is the dial's span.
+	connectRTT time.Duration
 }
 
 // timings are the k6 durations of one exchange, in milliseconds.
@@ -28,17 +33,18 @@ type timings struct {
 
 // timings returns the durations between the phases: blocked runs from the
 // request's wish for a connection to the start of dialing (so it includes
-// the DNS lookup), or to getting a pooled connection; sending from getting
+// the DNS lookup), or to getting a pooled connection; connecting is the
+// handshake's round trip, or the dial's span; sending runs from getting
 // the connection to the request written; waiting from there to the first
-// response byte; receiving from there to the end of the body. A phase whose
-// end was not reached counts 0.
+// response byte; receiving from there to the body's last byte. A phase
+// whose end was not reached counts 0.
 func (p phases) timings() timings {
 	t := timings{
-		Connecting:     span(p.connectStart, p.connectDone),
+		Connecting:     p.connecting(),
 		TLSHandshaking: span(p.tlsStart, p.tlsDone),
 		Sending:        span(p.gotConn, p.wrote),
 		Waiting:        span(p.wrote, p.firstByte),
-		Receiving:      span(p.firstByte, p.done),
+		Receiving:      span(p.firstByte, p.lastByte),
 	}
 	if !p.connectStart.IsZero() {
 		t.Blocked = span(p.getConn, p.connectStart)
@@ -47,6 +53,15 @@ func (p phases) timings() timings {
 	}
 	t.Duration = t.Sending + t.Waiting + t.Receiving
 	return t
+}
+
+// connecting returns the kernel's round trip of the TCP handshake when it
+// is known, else the span of the dial, in milliseconds.
+func (p phases) connecting() float64 {
+	if p.connectRTT > 0 {
+		return float64(p.connectRTT) / float64(time.Millisecond)
+	}
+	return span(p.connectStart, p.connectDone)
 }
 
 // span returns b-a in milliseconds, or 0 when either is missing or b is
@@ -59,11 +74,15 @@ func span(a, b time.Time) float64 {
 }
 
 // tracer records the phases of one exchange and the connection it used.
-// Its hooks may run on the transport's dialing goroutines, hence the lock.
+// Its hooks may run on the transport's dialing, reading and writing
+// goroutines, hence the lock.
 type tracer struct {
 	mu   sync.Mutex
 	p    phases
 	conn net.Conn
+	// wire is the connection under conn, whose kernel stamps time the
+	// exchange; nil for one this package did not dial.
+	wire *wireConn
 	// base holds the connection's byte counts (sent, received) when the
 	// exchange got it: zero for a new connection.
 	base [2]int64
@@ -72,21 +91,14 @@ type tracer struct {
 // clientTrace returns the httptrace hooks that fill t.
 func (t *tracer) clientTrace() *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
-		GetConn:           func(string) { t.mark(&t.p.getConn, false) },
-		ConnectStart:      func(string, string) { t.mark(&t.p.connectStart, true) },
-		ConnectDone:       func(string, string, error) { t.mark(&t.p.connectDone, false) },
-		TLSHandshakeStart: func() { t.mark(&t.p.tlsStart, true) },
-		TLSHandshakeDone:  func(tls.ConnectionState, error) { t.mark(&t.p.tlsDone, false) },
-		GotConn: func(info httptrace.GotConnInfo) {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			t.p.gotConn, t.conn = time.Now(), info.Conn
-			if info.Reused {
-				t.base[0], t.base[1] = counts(info.Conn)
-			}
-		},
-		WroteRequest:         func(httptrace.WroteRequestInfo) { t.mark(&t.p.wrote, false) },
-		GotFirstResponseByte: func() { t.mark(&t.p.firstByte, true) },
+		GetConn:              func(string) { t.mark(&t.p.getConn, false) },
+		ConnectStart:         func(string, string) { t.mark(&t.p.connectStart, true) },
+		ConnectDone:          func(string, string, error) { t.mark(&t.p.connectDone, false) },
+		TLSHandshakeStart:    func() { t.mark(&t.p.tlsStart, true) },
+		TLSHandshakeDone:     func(tls.ConnectionState, error) { t.mark(&t.p.tlsDone, false) },
+		GotConn:              t.gotConn,
+		WroteRequest:         func(httptrace.WroteRequestInfo) { t.wroteRequest() },
+		GotFirstResponseByte: t.firstResponseByte,
 	}
 }
 
@@ -101,12 +113,64 @@ func (t *tracer) mark(at *time.Time, firstOnly bool) {
 	*at = time.Now()
 }
 
-// finish records the end of the body and returns the phases, the
-// connection the exchange used (nil when none was obtained) and its byte
-// counts when the exchange got it.
+// gotConn notes the connection the exchange got: the byte counts of a
+// reused one, the handshake's round trip of one it dialed.
+func (t *tracer) gotConn(info httptrace.GotConnInfo) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.p.gotConn, t.conn, t.wire = time.Now(), info.Conn, wireOf(info.Conn)
+	switch {
+	case info.Reused:
+		t.base[0], t.base[1] = counts(info.Conn)
+	case t.wire != nil && !t.p.connectStart.IsZero():
+		t.p.connectRTT = t.wire.rtt
+	}
+}
+
+// wroteRequest marks the request written: when the kernel sent its last
+// byte, or now.
+func (t *tracer) wroteRequest() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now()
+	if t.wire == nil {
+		t.p.wrote = now
+		return
+	}
+	at, ok := t.wire.sentAt()
+	t.p.wrote = stamped(at, ok, t.p.gotConn, now)
+}
+
+// firstResponseByte marks the first response byte (of the first response,
+// 1xx included): when the kernel received the read that delivered it, or
+// now. net/http calls it right after that read, on the reading goroutine.
+func (t *tracer) firstResponseByte() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.p.firstByte.IsZero() {
+		return
+	}
+	now := time.Now()
+	if t.wire == nil {
+		t.p.firstByte = now
+		return
+	}
+	at, ok := t.wire.readAt()
+	t.p.firstByte = stamped(at, ok, t.p.gotConn, now)
+}
+
+// finish records the end of the exchange and of its body (when the kernel
+// received the read that delivered the body's last byte, or now) and
+// returns the phases, the connection the exchange used (nil when none was
+// obtained) and its byte counts when the exchange got it.
 func (t *tracer) finish() (phases, net.Conn, [2]int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.p.done = time.Now()
+	now := time.Now()
+	t.p.done, t.p.lastByte = now, now
+	if t.wire != nil && !t.p.firstByte.IsZero() {
+		at, ok := t.wire.readAt()
+		t.p.lastByte = stamped(at, ok, t.p.firstByte, now)
+	}
 	return t.p, t.conn, t.base
 }
