@@ -71,7 +71,7 @@ function addErr(trend, probe, server, lag) {
 export function stream() {
   seen.length = 0;
   const res = usefulsse.post(URL, body, params);
-  if (res.timings.connecting !== null) {
+  if (res.timings.connecting !== null && res.timings.connecting !== undefined) {
     return; // a new connection: its moments count its set-up too, the server's don't
   }
   const s = res.state;
