@@ -3,6 +3,7 @@ package sse
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -402,5 +403,90 @@ func TestStampConnSplitsLateReads(t *testing.T) {
 	}
 	if !stamps[0].Before(sent[1][0]) {
 		t.Errorf("the headers were stamped %v after the event's write began", stamps[0].Sub(sent[1][0]))
+	}
+}
+
+// splitWriter writes each write in two halves, pause apart, recording
+// when the second half began: a TLS record then spans two TCP segments.
+type splitWriter struct {
+	net.Conn
+	pause  time.Duration
+	halves []time.Time
+}
+
+// Write implements net.Conn.
+func (w *splitWriter) Write(p []byte) (int, error) {
+	if len(p) < 2 || w.pause == 0 {
+		return w.Conn.Write(p)
+	}
+	n, err := w.Conn.Write(p[:len(p)/2])
+	if err != nil {
+		return n, err
+	}
+	time.Sleep(w.pause) // the pace under test: the record's second half later
+	w.halves = append(w.halves, time.Now())
+	m, err := w.Conn.Write(p[len(p)/2:])
+	return n + m, err
+}
+
+// TestStampConnTLSRecordAcrossSegments: a TLS record whose halves left 20
+// ms apart, followed 40 ms later by another record, all read late: the
+// first record's bytes carry the arrival of its second half (the segment
+// that completed it), not of its first half nor of the next record.
+func TestStampConnTLSRecordAcrossSegments(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("packet captures are Linux's")
+	}
+	capture := openCapture(t)
+	srv := httptest.NewUnstartedServer(nil) // only for its certificate
+	srv.StartTLS()
+	cert := srv.TLS.Certificates
+	srv.Close()
+	writes := make(chan []time.Time, 1)
+	url, _ := rawServerConns(t, func(_ int, c net.Conn, _ *bufio.Reader) {
+		sw := &splitWriter{Conn: c}
+		tc := tls.Server(sw, &tls.Config{Certificates: cert})
+		if err := tc.Handshake(); err != nil {
+			writes <- nil
+			return
+		}
+		sw.pause = 20 * time.Millisecond
+		_, _ = io.WriteString(tc, "data: first\n\n")
+		sw.pause = 0
+		time.Sleep(40 * time.Millisecond) // the pace under test: the next record 40 ms later
+		next := time.Now()
+		_, _ = io.WriteString(tc, "data: second\n\n")
+		writes <- append(sw.halves, next)
+		_, _ = io.Copy(io.Discard, tc)
+	})
+	nc, err := stampDialer{dial: (&net.Dialer{}).DialContext, capture: capture}.DialContext(context.Background(), "tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	sc := nc.(*stampConn)
+	tc := tls.Client(sc, &tls.Config{InsecureSkipVerify: true})
+	if err := tc.Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	sent := <-writes // both records were written: the reads below are late
+	if len(sent) != 2 {
+		t.Fatal("the server failed")
+	}
+	buf := make([]byte, 256)
+	for i, want := range []string{"data: first\n\n", "data: second\n\n"} {
+		n, err := tc.Read(buf)
+		if err != nil || string(buf[:n]) != want {
+			t.Fatalf("read %d: %q, %v", i, buf[:n], err)
+		}
+		at := sc.at()
+		// Its last segment passed during or after the write that sent it,
+		// and the first record's before the second record was written.
+		if at.Before(sent[i].Add(-500 * time.Microsecond)) {
+			t.Errorf("record %d stamped %v before its last part was written", i, sent[i].Sub(at))
+		}
+		if i == 0 && !at.Before(sent[1]) {
+			t.Errorf("the first record was stamped %v after the next one was written", at.Sub(sent[1]))
+		}
 	}
 }
