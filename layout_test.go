@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"internal/grpcdesc":          -1, // gRPC methods from .proto files (protocompile), protosets and server reflection
 	"internal/grpcdesc/grpctest": 0,  // the loopback gRPC chat server of the tests
 	"internal/otlptest":          0,  // the loopback OTLP metrics receiver of the tests
+	"internal/spin":              0,  // goroutines that keep a test's CPUs busy, as spinning VUs keep a runner's
 	"internal/syncbuf":           -1, // a bytes.Buffer written from goroutines while a test reads it
 	"internal/influxtest":        0,  // the real influxd of the tests
 	"internal/redistest":         0,  // the real redis-server of the tests

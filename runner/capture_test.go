@@ -27,7 +27,8 @@ func TestProbeCaptureModes(t *testing.T) {
 	if err != nil || opened != 0 {
 		t.Fatalf("auto opened before first use: %v, %d", err, opened)
 	}
-	if pc.get() != nil || pc.get() != nil || opened != 1 {
+	first, second := pc.get(), pc.get()
+	if first != nil || second != nil || opened != 1 {
 		t.Fatalf("auto without permission: opened %d times", opened)
 	}
 	if lines := strings.Count(notice.String(), "\n"); lines != 1 || !strings.Contains(notice.String(), "CAP_NET_RAW") {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/pktcap"
+	"github.com/usefullatency/usefullatency/internal/spin"
 )
 
 // stampServerEnv makes the test binary a stamp server (TestStampServer).
@@ -163,25 +164,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// busy keeps every core busy with spinning goroutines until stop closes.
-func busy(stop <-chan struct{}) {
-	for range 2 * runtime.GOMAXPROCS(0) {
-		go func() {
-			x := 0
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				for i := range 100000 {
-					x += i
-				}
-			}
-		}()
-	}
-}
-
 // p95 returns the 95th percentile of ds.
 func p95(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
@@ -223,7 +205,7 @@ func TestKernelStampsOnEveryTransport(t *testing.T) {
 			var coalesced atomic.Int64
 			stepped := wallSteps()
 			stop := make(chan struct{})
-			busy(stop)
+			spin.Until(stop)
 			var mu sync.Mutex
 			var stamped, read []time.Duration
 			var proto atomic.Value

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/spin"
 )
 
 // TestTransmittedMovesTheStart checks what a transmit stamp does to an
@@ -87,7 +89,7 @@ func TestSendTimeUnderBusyClient(t *testing.T) {
 	}
 	do() // connects: the requests below reuse the connection
 	stop := make(chan struct{})
-	busy(stop)
+	spin.Until(stop)
 	var early []time.Duration // how long before the server received it the request's start lies
 	for range 30 {
 		res, rx := do()
@@ -162,7 +164,7 @@ func TestSendTimeOverTLS(t *testing.T) {
 			// writer waits its turn after the handover (milliseconds).
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			stop := make(chan struct{})
-			busy(stop)
+			spin.Until(stop)
 			var early []time.Duration
 			for range 30 {
 				res, rx := do()

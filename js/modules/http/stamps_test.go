@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/sockstamp"
+	"github.com/usefullatency/usefullatency/internal/spin"
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
@@ -139,26 +140,6 @@ func serverConnOf(ctx context.Context) *serverConn {
 	return sc
 }
 
-// spin keeps every scheduler slot busy with spinning goroutines until
-// stop closes.
-func spin(stop <-chan struct{}) {
-	for range 2 * runtime.GOMAXPROCS(0) {
-		go func() {
-			x := 0
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				for i := range 100000 {
-					x += i
-				}
-			}
-		}()
-	}
-}
-
 // p95 returns the 95th percentile of ds.
 func p95(ds []time.Duration) time.Duration {
 	ds = slices.Clone(ds)
@@ -203,7 +184,7 @@ func TestTimingsFromKernelStamps(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 				stop := make(chan struct{})
 				defer close(stop)
-				spin(stop)
+				spin.Until(stop)
 			}
 			r := mustRun(t, `export default function () {
   for (let i = 0; i < `+strconv.Itoa(requests)+`; i++) {
