@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"cmp"
 	"context"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/usefullatency/usefullatency/executor"
@@ -51,8 +54,21 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	for _, job := range jobs {
+		// Workers take ids in the order they start, not in slot order: a
+		// scenario's VUs are used in the order of their ids, as in k6.
+		slices.SortFunc(*job, func(a, b executor.VU) int { return cmp.Compare(idOf(a), idOf(b)) })
+	}
 	if first == nil && ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
 	return first
+}
+
+// idOf is a VU's id; an empty slot (its initialisation failed) sorts last.
+func idOf(vu executor.VU) int64 {
+	if vu == nil {
+		return math.MaxInt64
+	}
+	return vu.ID()
 }

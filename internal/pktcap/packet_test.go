@@ -105,3 +105,23 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse feeds parse any bytes: it never panics, and what it accepts
+// is a TCP segment with a payload that fits its IP packet's length.
+func FuzzParse(f *testing.F) {
+	f.Add(tcpPacket(false, server4, client4, 1, 0x18, 100)[:snapLen])
+	f.Add(tcpPacket(true, server6, client6, 1, 0x12, 0))
+	f.Add([]byte{0x45})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, ok := parse(b)
+		if !ok {
+			return
+		}
+		if s.payload < 0 || s.payload > 65535 {
+			t.Fatalf("payload %d", s.payload)
+		}
+		if !s.src.IsValid() || !s.dst.IsValid() {
+			t.Fatalf("addresses %v %v", s.src, s.dst)
+		}
+	})
+}
