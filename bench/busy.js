@@ -23,6 +23,8 @@
 import usefulsse from 'k6/x/usefulsse';
 import { Trend } from 'k6/metrics';
 
+export { spin } from './spin.js';
+
 const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
 const errRel = new Trend('first_text_error_rel', true);
 const t0Err = new Trend('t0_error', true);
@@ -61,14 +63,5 @@ export function stream() {
     if (res.timings.first_event !== null && res.timings.headers < res.timings.first_event) {
       t0ErrOwn.add(res.timings.headers - s.kernel_headers_ms);
     }
-  }
-}
-
-// spin keeps a JavaScript engine busy for 50 ms at a time.
-export function spin() {
-  const end = Date.now() + 50;
-  let x = 0;
-  while (Date.now() < end) {
-    x += Math.sqrt(x + 1);
   }
 }

@@ -19,12 +19,15 @@
 // also hold its set-up, which the server does not see). What is left is
 // the request's way in and the probe's own error: tens of µs on an idle
 // loopback. Run the server at a higher priority (nice -n -10) so that its
-// own writes are not late on a machine the runner keeps busy. SERVER_LAG=0 leaves request_lag_ms out (the
-// errors then include the server's lateness).
+// own writes are not late on a machine the runner keeps busy. SERVER_LAG=0
+// leaves request_lag_ms out (the errors then include the server's
+// lateness).
 //
 //   usefullatency run -e SSE_URL=https://127.0.0.1:PORT -e ONEVENT=1 bench/truth.js
 import usefulsse from 'k6/x/usefulsse';
 import { Trend } from 'k6/metrics';
+
+export { spin } from './spin.js';
 
 const URL = `${__ENV.SSE_URL || 'http://127.0.0.1:8080'}/chat`;
 const errHeaders = new Trend('err_headers', true);
@@ -81,14 +84,5 @@ export function stream() {
   addErr(errUseful, res.timings.useful, s.useful_ms, lag);
   for (const [probe, server] of seen) {
     addErr(errEvent, probe, server, lag);
-  }
-}
-
-// spin keeps a JavaScript engine busy for 50 ms at a time.
-export function spin() {
-  const end = Date.now() + 50;
-  let x = 0;
-  while (Date.now() < end) {
-    x += Math.sqrt(x + 1);
   }
 }

@@ -30,14 +30,6 @@ func New(n int) *Gate {
 	return &Gate{slots: make(chan struct{}, n)}
 }
 
-// Size returns the number of turns; 0 for a nil gate.
-func (g *Gate) Size() int {
-	if g == nil {
-		return 0
-	}
-	return cap(g.slots)
-}
-
 // Turn returns one VU's turn at g. A Turn is used by its VU's goroutine
 // only.
 func (g *Gate) Turn() *Turn {

@@ -109,7 +109,7 @@ func stampServer(t *testing.T, useTLS bool, delay, gap time.Duration) (*httptest
 		_, _ = w.Write(half)
 		w.(http.Flusher).Flush()
 		_, first := sc.stamps()
-		time.Sleep(gap)
+		time.Sleep(gap) // the pace under test: the body's second half later
 		_, _ = w.Write(half)
 		w.(http.Flusher).Flush()
 		_, last := sc.stamps()
