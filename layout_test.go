@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"internal/grpcdesc/grpctest": 0,  // the loopback gRPC chat server of the tests
 	"internal/otlptest":          0,  // the loopback OTLP metrics receiver of the tests
 	"internal/spin":              0,  // goroutines that keep a test's CPUs busy, as spinning VUs keep a runner's
+	"internal/chromium":          -1, // a Chromium launched and driven over the DevTools protocol (chromedp): contexts, pages
 	"internal/syncbuf":           -1, // a bytes.Buffer written from goroutines while a test reads it
 	"internal/influxtest":        0,  // the real influxd of the tests
 	"internal/redistest":         0,  // the real redis-server of the tests
