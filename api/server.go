@@ -32,6 +32,9 @@ type Config struct {
 	// Log receives one WARN line per refused request (at most
 	// maxRefusalLines); nil logs nothing.
 	Log io.Writer
+	// Profiling serves Go's pprof profiles under /debug/pprof/
+	// (--profiling-enabled), behind the same access rules.
+	Profiling bool
 }
 
 // Listen starts serving the REST API of ctl on addr (host:port; port 0
@@ -48,7 +51,7 @@ func Listen(addr string, ctl *runner.Control, cfg Config) (*Server, error) {
 	guard := newAccess(addr, ln.Addr(), cfg.Token, &refusalLog{w: cfg.Log})
 	s := &Server{
 		srv: &http.Server{
-			Handler:           guard.wrap(Handler(ctl)),
+			Handler:           guard.wrap(withProfiling(Handler(ctl), cfg.Profiling)),
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       time.Minute,
 			MaxHeaderBytes:    64 << 10,

@@ -73,10 +73,10 @@ func TestK6RunFlagsAfterScript(t *testing.T) {
 // accepted with one warning line each, naming the flag.
 func TestIgnoredFlagsWarnOnce(t *testing.T) {
 	t.Parallel()
-	r := run(t, "run", "-q", "--no-summary", "--profiling-enabled",
+	r := run(t, "run", "-q", "--no-summary", "--local-execution",
 		"--traces-output", "otel", script("config.js"))
 	r.wantCode(t, 0)
-	for _, flag := range []string{"--profiling-enabled", "--traces-output"} {
+	for _, flag := range []string{"--local-execution", "--traces-output"} {
 		if n := strings.Count(r.stderr, flag); n != 1 {
 			t.Errorf("%s named %d times in stderr, want once:\n%s", flag, n, r.stderr)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -43,6 +44,7 @@ type runFlags struct {
 	logFormat       string
 	address         string
 	apiToken        string
+	profiling       bool
 	noVULimit       bool
 	config          string
 	offline         bool
@@ -117,6 +119,7 @@ func newRunFlags(stderr io.Writer) *runFlags {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to FILE (same as -o html=FILE)")
 	fs.StringVarP(&f.address, "address", "a", "", "serve k6's REST API on host:port, e.g. 0.0.0.0:6565 (off when empty; also K6_ADDRESS)")
+	fs.BoolVar(&f.profiling, "profiling-enabled", false, "serve Go's pprof profiles on the REST API under /debug/pprof/ (also K6_PROFILING_ENABLED)")
 	fs.StringVar(&f.apiToken, "api-token", "", "require Authorization: Bearer TOKEN on every REST API request but GET /ping (also K6_API_TOKEN, which keeps it out of the process list)")
 	fs.BoolVar(&f.noVULimit, "no-vu-limit", false, "allow VU counts above the ceiling (1,000,000 per instance, or what this machine's memory holds at 144 KiB per VU)")
 	fs.BoolVar(&f.mock, "mock", false, "start the simulated assistant in-process and set __ENV.SUT_URL (and BASE_URL, LLM_URL, OPENAI_API_BASE, OPENAI_BASE_URL, HOST)")
@@ -206,6 +209,16 @@ func (f *runFlags) restToken() string {
 		return f.apiToken
 	}
 	return os.Getenv("K6_API_TOKEN")
+}
+
+// profilingEnabled reports whether the REST API serves pprof profiles:
+// --profiling-enabled, else K6_PROFILING_ENABLED.
+func (f *runFlags) profilingEnabled() bool {
+	if f.fs.Changed("profiling-enabled") {
+		return f.profiling
+	}
+	on, _ := strconv.ParseBool(os.Getenv("K6_PROFILING_ENABLED"))
+	return on
 }
 
 // keyValues parses repeated NAME=VALUE flags.

@@ -68,7 +68,6 @@ type ignoredFlag struct {
 
 // ignoredFlags are k6's flags that have no meaning for this runner.
 var ignoredFlags = []ignoredFlag{
-	{name: "profiling-enabled", why: "the REST API has no profiling endpoints", isBool: true},
 	{name: "type", short: "t", why: "a test is told from its content, script or archive", quiet: []string{"js", "archive"}},
 	{name: "traces-output", why: "traces are not produced", quiet: []string{"none"}},
 	{name: "new-machine-readable-summary", why: "the summary export has k6's legacy shape", isBool: true},

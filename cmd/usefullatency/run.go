@@ -45,7 +45,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	ctl := runner.NewControl(test, opts)
 	var apiAddr string
 	if addr := f.restAddress(); addr != "" {
-		srv, err := api.Listen(addr, ctl, api.Config{Token: f.restToken(), Log: stderr})
+		srv, err := api.Listen(addr, ctl, api.Config{Token: f.restToken(), Log: stderr, Profiling: f.profilingEnabled()})
 		if err != nil {
 			return fail(stderr, runner.ExitCannotStartAPI, err)
 		}
