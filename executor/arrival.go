@@ -141,7 +141,7 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 	p := newPool(a.env.VUs, a.env.Scenario.MaxVUs, a.env.NewVU, &a.stats, a.env.Warn)
 	iterCtx, cancel := context.WithDeadline(ctx, start.Add(a.duration+time.Duration(a.env.Scenario.GracefulStop)))
 	defer cancel()
-	l := &arrivalLoop{a: a, p: p, ctx: ctx, iterCtx: iterCtx, start: start}
+	l := &arrivalLoop{a: a, p: p, ctx: ctx, iterCtx: iterCtx, start: start, workers: newWorkers()}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for next := int64(0); ; {
@@ -154,6 +154,7 @@ func (a *arrivalRate) Run(ctx context.Context, start time.Time) error {
 		next = end
 	}
 	l.running.Wait()
+	l.workers.stop()
 	p.growing.Wait()
 	return nil
 }
@@ -167,6 +168,7 @@ type arrivalLoop struct {
 	running      sync.WaitGroup
 	// started counts the iterations started on this instance.
 	started int64
+	workers *workers
 }
 
 // pass handles the iterations from..end-1, all due: those of this
@@ -203,7 +205,7 @@ func (l *arrivalLoop) run(vu VU, i int64) {
 	l.a.stats.activate()
 	local := l.started
 	l.started++
-	go func() {
+	l.workers.run(func() {
 		defer l.running.Done()
 		l.a.env.pushLag(scheduled)
 		it := Iteration{InInstance: local, InTest: i, Scheduled: scheduled}
@@ -213,7 +215,7 @@ func (l *arrivalLoop) run(vu VU, i int64) {
 		l.a.stats.count(l.a.env.Iterate(l.iterCtx, vu, it))
 		l.a.stats.deactivate()
 		l.p.put(vu)
-	}()
+	})
 }
 
 // behindFloor is the fewest iterations due in one pass that tell a
