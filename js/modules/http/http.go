@@ -206,8 +206,8 @@ func (h *HTTP) response(c *call, ex *exchange) (sobek.Value, error) {
 	if ex.stoppedAfter > 0 && !c.req.redirectsSet {
 		h.warnRedirects(c.req.url, ex.stoppedAfter)
 	}
-	obj := responseValue(h.vu.Runtime(), c.req, ex)
-	h.addPageMethods(obj, c.req, ex)
+	obj, r := responseValue(h.vu.Runtime(), c.req, ex)
+	h.addPageMethods(obj, r)
 	return obj, nil
 }
 

@@ -47,6 +47,34 @@ func TestMethodsAndBodies(t *testing.T) {
 }`, map[string]string{"BASE": srv.URL})
 }
 
+// A response is built on first read of each field, yet behaves as a plain
+// object: every field is an own, enumerable property in a stable order, a
+// field read twice is the same object, JSON.stringify and spreading see
+// every field, and scripts may set, add and delete properties.
+func TestResponseIsAPlainObject(t *testing.T) {
+	srv := newServer(t)
+	mustRun(t, `export default function () {
+  const r = http.get(__ENV.BASE + '/json');
+  eq(Object.keys(r), ['status', 'status_text', 'proto', 'url', 'headers', 'body', 'cookies', 'error', 'error_code',
+    'remote_ip', 'remote_port', 'tls_version', 'tls_cipher_suite', 'ocsp', 'timings', 'request'], 'keys');
+  if (r.headers !== r.headers || r.timings !== r.timings) throw new Error('a field read twice is a new object');
+  if (!r.hasOwnProperty('timings') || !('status' in r)) throw new Error('fields are not own properties');
+  const copy = JSON.parse(JSON.stringify(r));
+  eq(copy.status, 200, 'stringified status');
+  eq(typeof copy.timings.duration, 'number', 'stringified timings');
+  eq(copy.request.method, 'GET', 'stringified request');
+  eq({...r}.status, 200, 'spread');
+  eq(typeof r.json(), 'object', 'json() still inherited');
+  r.status = 599;
+  r.mine = 'x';
+  delete r.body;
+  eq([r.status, r.mine, r.body, 'body' in r], [599, 'x', undefined, false], 'set, add, delete');
+  eq(Object.keys(r).slice(-2), ['request', 'mine'], 'an added key comes last');
+  const s = http.get(__ENV.BASE + '/json');
+  eq(s.status, 200, 'another response is untouched');
+}`, map[string]string{"BASE": srv.URL})
+}
+
 func TestResponseFields(t *testing.T) {
 	srv := newServer(t)
 	mustRun(t, `export default function () {

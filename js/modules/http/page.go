@@ -34,20 +34,16 @@ type page struct {
 
 // pageMethods are json, html, submitForm and clickLink, once per VU on
 // the prototype of its responses (a response allocates no function of its
-// own); each response keeps its page under key, a symbol only Go holds.
+// own); each response keeps its page on the Go side.
 type pageMethods struct {
 	proto *sobek.Object
-	key   *sobek.Symbol
 }
 
-// addPageMethods gives the response obj of exchange ex its methods:
-// obj inherits them, and keeps its page.
-func (h *HTTP) addPageMethods(obj *sobek.Object, req *request, ex *exchange) {
-	rt := h.vu.Runtime()
-	pm := h.pageMethods()
-	p := &page{h: h, rtype: req.responseType, body: ex.body, url: ex.url}
-	_ = obj.SetPrototype(pm.proto)
-	_ = obj.DefineDataPropertySymbol(pm.key, rt.ToValue(p), sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_FALSE)
+// addPageMethods gives the response obj, backed by r, its methods: obj
+// inherits them, and r keeps its page.
+func (h *HTTP) addPageMethods(obj *sobek.Object, r *response) {
+	r.page = &page{h: h, rtype: r.req.responseType, body: r.ex.body, url: r.ex.url}
+	_ = obj.SetPrototype(h.pageMethods().proto)
 }
 
 // pageMethods returns the VU's page methods, made on first use.
@@ -56,16 +52,15 @@ func (h *HTTP) pageMethods() *pageMethods {
 		return h.pages
 	}
 	rt := h.vu.Runtime()
-	pm := &pageMethods{proto: rt.NewObject(), key: sobek.NewSymbol("page")}
+	pm := &pageMethods{proto: rt.NewObject()}
 	for name, m := range map[string]func(*page, sobek.FunctionCall) sobek.Value{
 		"json": (*page).json, "html": (*page).html, "submitForm": (*page).submitForm, "clickLink": (*page).clickLink,
 	} {
 		fn := func(call sobek.FunctionCall) sobek.Value {
-			obj, _ := call.This.(*sobek.Object)
 			var p *page
-			if obj != nil {
-				if v := obj.GetSymbol(pm.key); v != nil {
-					p, _ = v.Export().(*page)
+			if obj, ok := call.This.(*sobek.Object); ok {
+				if r, ok := obj.Export().(*response); ok {
+					p = r.page
 				}
 			}
 			if p == nil {
