@@ -10,6 +10,17 @@ type Breakdown struct {
 	keys    []string
 	metrics map[*Metric]bool
 	groups  map[string]map[string]Sink
+	// split, when set, is a tag whose value keeps samples apart within a
+	// group: "qa (ui)" beside "qa" (see SplitBy).
+	split string
+}
+
+// SplitBy keeps the samples that carry tag in a group of their own beside
+// their group: with "layer", a UI probe's samples of bucket qa (layer ui)
+// form "qa (ui)" next to the stream probe's "qa". It returns b.
+func (b *Breakdown) SplitBy(tag string) *Breakdown {
+	b.split = tag
+	return b
 }
 
 // NewBreakdown returns a breakdown of ms by the first present of keys.
@@ -51,6 +62,9 @@ func (b *Breakdown) Add(samples []Sample) {
 func (b *Breakdown) groupOf(tags Tags) (string, bool) {
 	for _, k := range b.keys {
 		if v, ok := tags[k]; ok && v != "" {
+			if s := tags[b.split]; b.split != "" && s != "" {
+				v += " (" + s + ")"
+			}
 			return v, true
 		}
 	}

@@ -6,6 +6,12 @@ import "fmt"
 // k6/x/usefulsse module) emits: "usefulsse_".
 const ProbePrefix = "usefulsse_"
 
+// ProbeLayer is the tag that tells where a moment was seen: "ui" on the
+// samples of the UI probe (usefulsse.watch, on the page), none on the
+// stream probe's (on the socket). The per-bucket breakdown keeps each
+// layer's samples in a row of their own.
+const ProbeLayer = "layer"
+
 // The names of the probe's metrics, as PRODUCT.md lists them. This file is
 // the one place they are spelled: the module registers them, and the summary,
 // the outputs and the runner read them, through these names. Times are in

@@ -427,7 +427,7 @@ func streamingBreakdown(run *modules.Run) *metrics.Breakdown {
 	if len(ms) == 0 {
 		return nil
 	}
-	b := metrics.NewBreakdown([]string{"bucket", "scenario"}, ms...)
+	b := metrics.NewBreakdown([]string{"bucket", "scenario"}, ms...).SplitBy(metrics.ProbeLayer)
 	run.Engine.Subscribe(b.Add)
 	return b
 }
