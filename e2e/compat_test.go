@@ -134,7 +134,7 @@ func TestCompatSuite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := invocation{args: []string{"run", "--summary-mode", "full", "--no-color", abs}, env: []string{"ECHO=" + echo.URL, "GRPC=" + chat.Addr, "GRPC_PROTO=" + chat.Proto}}.run(t)
+			r := invocation{args: []string{"run", "--summary-mode", "full", "--no-color", abs}, env: []string{"ECHO=" + echo.URL, "GRPC=" + chat.Addr, "GRPC_PROTO=" + chat.Proto, "SHOTS=" + t.TempDir()}}.run(t)
 			if r.code != h.exit {
 				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, h.exit, r.stdout, r.stderr)
 			}
@@ -191,7 +191,7 @@ func TestCompatTable(t *testing.T) {
 // JSON body; /bytes/N is N bytes; /ws/ is wstest's WebSocket echo server;
 // /forms/post is an HTML order form posting to /anything; /links/N/I is an
 // HTML page of links to /links/N/0…N-1 but I, as httpbin's pages the k6
-// documentation uses.
+// documentation uses; /site/ is the browser scripts' site (siteHandler).
 func echoServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -234,6 +234,7 @@ func echoServer(t *testing.T) *httptest.Server {
 		_ = zw.Close()
 	})
 	mux.Handle("/ws/", wstest.Handler(nil))
+	mux.Handle("/site/", siteHandler())
 	mux.HandleFunc("/bytes/{n}", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.PathValue("n"))
 		_, _ = w.Write(make([]byte, n))
