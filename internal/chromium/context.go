@@ -36,6 +36,10 @@ func (c *Context) NewPage(ctx context.Context) (*Page, error) {
 		cancel()
 		return nil, err
 	}
+	if err := p.observe(ctx); err != nil {
+		cancel()
+		return nil, err
+	}
 	c.mu.Lock()
 	c.pages = append(c.pages, p)
 	c.mu.Unlock()

@@ -21,6 +21,13 @@ type Options struct {
 	// Timeout bounds each browser action that has no timeout of its own
 	// (k6's default: 30 s).
 	Timeout time.Duration
+	// Samples receives every page's metrics (browser_http_req_duration,
+	// browser_web_vital_lcp, …; see Sample). Nil gathers none and installs
+	// nothing in the pages. Each page calls it from a goroutine of its own,
+	// one sample at a time and in order, so pages call it concurrently; a
+	// slow Samples delays only its page's samples. A page's last call
+	// happens before its Close returns.
+	Samples func(Sample)
 }
 
 // Arg is one extra Chromium flag.

@@ -16,6 +16,8 @@ type Page struct {
 	context *Context
 	tab     context.Context
 	cancel  context.CancelFunc
+	// observer gathers the page's samples; nil without Options.Samples.
+	observer *observer
 
 	mu     sync.Mutex
 	closed bool
@@ -91,7 +93,9 @@ func (p *Page) Closed() bool {
 	return p.closed
 }
 
-// Close closes the tab.
+// Close closes the tab. With Options.Samples it first reports the open
+// document's final web vitals (LCP, CLS, INP) and waits until the sink has
+// every sample of the page.
 func (p *Page) Close() {
 	p.mu.Lock()
 	if p.closed {
@@ -100,6 +104,7 @@ func (p *Page) Close() {
 	}
 	p.closed = true
 	p.mu.Unlock()
+	p.unobserve()
 	_ = chromedp.Cancel(p.tab)
 	p.cancel()
 }

@@ -1,0 +1,54 @@
+package chromium
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestSampleQueueDeliversInOrderBeforeClose(t *testing.T) {
+	var mu sync.Mutex
+	var got []float64
+	q := newSampleQueue(context.Background(), func(s Sample) {
+		time.Sleep(100 * time.Microsecond) // a slow sink, so the queue backs up
+		mu.Lock()
+		got = append(got, s.Value)
+		mu.Unlock()
+	})
+	const n = 500
+	for i := range n {
+		q.push(Sample{Value: float64(i)})
+	}
+	q.close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != n {
+		t.Fatalf("close returned after %d of %d samples", len(got), n)
+	}
+	for i, v := range got {
+		if v != float64(i) {
+			t.Fatalf("sample %d is %v: out of order", i, v)
+		}
+	}
+	q.push(Sample{Value: -1})
+	if len(got) != n {
+		t.Fatal("a sample pushed after close was delivered")
+	}
+}
+
+func TestSampleQueueStopsWithItsPage(t *testing.T) {
+	life, end := context.WithCancel(context.Background())
+	delivered := make(chan Sample, 10)
+	q := newSampleQueue(life, func(s Sample) { delivered <- s })
+	q.push(Sample{Metric: "a"})
+	end()
+	select {
+	case <-q.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the queue outlived its page")
+	}
+	if len(delivered) != 1 {
+		t.Fatalf("%d samples delivered, want the 1 queued before the end", len(delivered))
+	}
+}
