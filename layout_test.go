@@ -36,6 +36,7 @@ var layers = map[string]int{
 	"metrics":                    0, "sse": 0, "internal/eventually": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
 	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
+	"uiprobe":    1, // the UI probe: an in-page recorder of an answer's changes, moments computed with sse's predicates
 	"executor":   2,
 	"summary":    2,
 	"result":     2, // mergeable results: -o result files and usefullatency merge
@@ -49,6 +50,7 @@ var layers = map[string]int{
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
 	"js/modules/timers":     3,
+	"js/modules/browser":    2, // browser.PageOf: k6/browser's pages as Chromium pages, for usefulsse.watch
 	"js/modules/html":       3, // k6/html: Selection and Element over goquery
 	"js/modules/http":       4, // k6/http; Response.html(), submitForm and clickLink use js/modules/html
 	"js/modules/websockets": 3,

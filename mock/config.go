@@ -98,6 +98,10 @@ type Config struct {
 	// FloodHeartbeatMS is the heartbeat interval under the heartbeat_flood
 	// fault. Must be > 0. Defaults to 10 ms (100 heartbeats/s).
 	FloodHeartbeatMS float64 `json:"flood_heartbeat_ms"`
+	// RenderDelayMS is how long the chat page holds each update of the
+	// screen back under the render_delay fault. Must be >= 0. Defaults to
+	// 800 ms.
+	RenderDelayMS float64 `json:"render_delay_ms"`
 	// BufferBytes is the batch size of the buffered fault: output is held
 	// and written in batches of exactly this many bytes (the rest at the
 	// end). Must be > 0. Defaults to 16384 (16 KiB).
@@ -225,6 +229,7 @@ func DefaultConfig() Config {
 		StallMS:             45000,
 		FloodHeartbeatMS:    10,
 		BufferBytes:         16 << 10,
+		RenderDelayMS:       800,
 		Model:               "usefullatency-mock-1",
 		Profile:             ProfileAftersales,
 		IdleTimeoutMS:       60000,
@@ -310,6 +315,9 @@ func (c *Config) Validate() error {
 	positive("read_header_timeout_ms", c.ReadHeaderTimeoutMS)
 	if !(c.StallMS >= 0) || math.IsInf(c.StallMS, 0) {
 		errs = append(errs, errors.New("stall_ms: must be >= 0"))
+	}
+	if !(c.RenderDelayMS >= 0) || math.IsInf(c.RenderDelayMS, 0) {
+		errs = append(errs, fmt.Errorf("render_delay_ms: must be >= 0, got %v", c.RenderDelayMS))
 	}
 	if _, ok := lookupProfile(c.Profile); !ok {
 		errs = append(errs, fmt.Errorf("profile: unknown profile %q (known: %s)", c.Profile, strings.Join(ProfileNames, ", ")))

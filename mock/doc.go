@@ -18,6 +18,8 @@
 //
 //   - POST /chat: the business dialect, {"delta": "...", "business_state":
 //     {...}} events ending with {"done": true, "usage": {...}}.
+//   - GET /chat: the chat page, a browser front end of POST /chat for the
+//     UI probe (see chatpage.go).
 //   - POST /v1/chat/completions: OpenAI chat-completion chunks ending with
 //     data: [DONE] when the body's "stream" is true, else one
 //     chat.completion object (see Schedule.Whole).

@@ -37,12 +37,18 @@ const (
 	// FaultMalformedJSON sends one answer-text event whose JSON is cut
 	// before its closing brace.
 	FaultMalformedJSON = "malformed_json"
+	// FaultRenderDelay slows the chat page (GET /chat) down, not the
+	// stream: the response carries the RenderDelayHeader with
+	// Config.RenderDelayMS, and the page holds every update of the screen
+	// back by that long, so the socket shows the answer early and the
+	// screen late.
+	FaultRenderDelay = "render_delay"
 )
 
 // Faults lists every fault name.
 var Faults = []string{
 	FaultPrematureCommit, FaultSlowFallback, FaultDisconnect, FaultHTTPError,
-	FaultBuffered, FaultStall, FaultHeartbeatFlood, FaultMalformedJSON,
+	FaultBuffered, FaultStall, FaultHeartbeatFlood, FaultMalformedJSON, FaultRenderDelay,
 }
 
 // faultSet is a set of faults, one bit per index in Faults.

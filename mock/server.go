@@ -62,6 +62,7 @@ func New(cfg Config) *Server {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /chat", s.endpoint(Business))
+	mux.HandleFunc("GET /chat", s.chatPage)
 	mux.HandleFunc("POST /v1/messages", s.endpoint(Anthropic))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	// The OpenAI-compatible routes, also without /v1 for clients whose base
@@ -80,8 +81,8 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Handler returns the server's HTTP handler: POST /chat,
-// POST /v1/chat/completions, POST /v1/completions, POST /v1/messages,
+// Handler returns the server's HTTP handler: POST /chat, GET /chat (the
+// chat page), POST /v1/chat/completions, POST /v1/completions, POST /v1/messages,
 // GET /v1/models, GET /v1/version, GET /v1/health and GET /healthz, the
 // /v1 routes also without /v1, and GET /info under the tgi profile. The disconnect fault aborts a stream with
 // panic(http.ErrAbortHandler), which net/http's server turns into a closed
@@ -169,6 +170,9 @@ func (s *Server) endpoint(d Dialect) http.HandlerFunc {
 			req.seed = s.nextSeed()
 		}
 		w.Header().Set(SeedHeader, strconv.FormatInt(req.seed, 10))
+		if req.faults.has(FaultRenderDelay) {
+			w.Header().Set(RenderDelayHeader, strconv.FormatFloat(s.cfg.RenderDelayMS, 'f', -1, 64))
+		}
 		sched := plan(d, &req, &s.cfg)
 		sched.Created = arrived.Unix()
 		if sched.Status != http.StatusOK {

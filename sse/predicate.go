@@ -183,6 +183,23 @@ func DefaultUseful(d Dialect) Predicate {
 // businessUseful is the business dialect's default useful predicate.
 var businessUseful = &fieldsPredicate{paths: [][]string{{"decision"}, {"reason"}, {"next_step"}}}
 
+// JSONFieldPaths returns the dot paths of every jsonFields predicate in p,
+// sorted, for a caller that feeds its own JSONTracker (the UI probe); nil
+// when p has none.
+func JSONFieldPaths(p Predicate) []string {
+	set := map[string]bool{}
+	jsonPaths(p, set)
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // jsonPaths collects the paths of every jsonFields predicate inside p.
 func jsonPaths(p Predicate, into map[string]bool) {
 	switch q := p.(type) {

@@ -1,5 +1,5 @@
 // Compiles the declarations against typical uses; `make test` runs tsc on it.
-import usefulsse, { Result, request, requestAsync } from 'k6/x/usefulsse';
+import usefulsse, { Result, WatchResult, request, requestAsync } from 'k6/x/usefulsse';
 import sse from 'k6/x/sse';
 import http, { Response, expectedStatuses } from 'k6/http';
 
@@ -70,3 +70,15 @@ export async function httpAsync(): Promise<number> {
 }
 
 declare const console: { log(...args: unknown[]): void };
+
+export async function screen(page: unknown): Promise<number | null> {
+  const w: WatchResult = await usefulsse.watch(page, '.answer', {
+    action: () => Promise.resolve(),
+    useful: { fields: ['decision'] },
+    done: '[data-done]',
+    state: 'script[type="application/json"]',
+    quiet: '1s',
+    tags: { bucket: 'qa' },
+  });
+  return w.error_code === '' ? w.timings.useful : null;
+}

@@ -188,11 +188,54 @@ declare module 'k6/x/usefulsse' {
   /** Like request, without blocking: one VU can hold several streams. */
   export function requestAsync(method: string, url: string, body?: Body, params?: Params): Promise<Result>;
 
+  /** What usefulsse.watch measures on a page and when it stops. */
+  export interface WatchParams {
+    /** Called once the recorder is installed: the user's action that causes the answer, e.g. `() => page.locator('#send').click()`. */
+    action?: () => unknown;
+    /** Predicate of the useful moment on each snapshot of the answer (ctx.text: its visible text, ctx.state: its state); default: the first visible text. */
+    useful?: Predicate;
+    /** CSS selector marking the end: the answer element matches it or contains a match, e.g. '[data-done]'. */
+    done?: string;
+    /** No change for this long after the first visible text ends the answer; default '1s' without done, none with done. */
+    quiet?: Duration;
+    /** Bounds the watch; default '60s'; reaching it gives error_code ui_timeout. */
+    timeout?: Duration;
+    /** CSS selector of a JSON island inside the answer element holding its state, e.g. 'script[type="application/json"]'. */
+    state?: string;
+    /** Attribute of the answer element holding its state as JSON, e.g. 'data-state'. */
+    stateAttribute?: string;
+    /** The moment of the user's action (a Date or Unix ms); default: the first trusted input event after the recorder was installed. */
+    actionAt?: Date | number;
+    /** Extra metric tags; the samples also carry layer: 'ui'. */
+    tags?: Record<string, string>;
+  }
+
+  /** What usefulsse.watch measured: times in ms from the action, null when never reached. */
+  export interface WatchResult {
+    timings: { first_text: number | null; useful: number | null; complete: number | null };
+    /** The answer's last visible text and state. */
+    text: string;
+    state: Record<string, unknown> | null;
+    error: string;
+    /** '', ui_timeout, ui_limit, ui_page, ui_action, ui_stopped, callback_error or canceled. */
+    error_code: string;
+    useful_reached: boolean;
+    /** The action's Unix ms and its source: the input event's type, 'given' or 'start'. */
+    action: { at: number | null; source: string };
+    /** How the answer ended: done, quiet, timeout, limit or stopped. */
+    end: string;
+    changes: number;
+  }
+
+  /** Measures an answer on a k6/browser page as the user sees it: the element matching selector (the last one that appeared after the call). */
+  export function watch(page: unknown, selector: string, params?: WatchParams): Promise<WatchResult>;
+
   const usefulsse: {
     request: typeof request;
     post: typeof post;
     get: typeof get;
     requestAsync: typeof requestAsync;
+    watch: typeof watch;
   };
   export default usefulsse;
 }

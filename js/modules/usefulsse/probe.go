@@ -50,11 +50,12 @@ func NewProbe(vu modules.VU) *Probe {
 	return p
 }
 
-// Exports returns request, post, get and requestAsync, as the default
-// export and as named exports.
+// Exports returns request, post, get, requestAsync and watch, as the
+// default export and as named exports.
 func (p *Probe) Exports() modules.Exports {
 	named := map[string]any{
 		"request": p.request, "post": p.post, "get": p.get, "requestAsync": p.requestAsync,
+		"watch": p.watch,
 	}
 	return modules.Exports{Default: named, Named: named}
 }
