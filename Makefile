@@ -53,7 +53,10 @@ screenshots:
 	GO=$(GO) BIN=$(BIN) ./scripts/screenshots
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
+# First the idle VU's memory budget (js TestIdleVUMemory, also part of make
+# test): the bench stops when an idle VU grew by more than 20 %.
 bench: build
+	$(GO) test -count=1 -run '^TestIdleVUMemory$$' -v ./js/
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./sse/internal/reactor/ ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench BenchmarkGet -benchmem -cpu 1 -count 3 ./js/modules/http/

@@ -8,36 +8,28 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
-	"github.com/usefullatency/usefullatency/js/modules/webcrypto"
-	"github.com/usefullatency/usefullatency/js/web"
 )
 
 // installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER, console, open(), require(), crypto (the Web Crypto API:
-// getRandomValues, randomUUID and subtle), the timers (setTimeout, clearTimeout,
-// setInterval, clearInterval) and the web globals of package web
-// (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
+// __ENV, __VU, __ITER and console, then the lazy globals (lazyGlobals),
+// built when the script first uses one: open(), require(), crypto (the Web
+// Crypto API: getRandomValues, randomUUID and subtle), the timers
+// (setTimeout, clearTimeout, setInterval, clearInterval) and the web
+// globals of package web (TextEncoder, TextDecoder, URL, URLSearchParams,
+// structuredClone).
 func (vu *VU) installGlobals() error {
-	rt := vu.rt
-	if err := web.Install(rt); err != nil {
-		return err
-	}
-	env := rt.NewDynamicObject(&envObject{rt: rt, base: vu.state.Run.Env})
-	for name, v := range map[string]any{
-		"__ENV":   env,
-		"__VU":    vu.state.VUID,
-		"__ITER":  0,
-		"console": vu.console(),
-		"open":    vu.open,
-		"crypto":  webcrypto.Global(vu),
-		"require": vu.requireGlobal,
+	vu.global = vu.newGlobalObject()
+	env := vu.rt.NewDynamicObject(&envObject{rt: vu.rt, base: vu.state.Run.Env})
+	for _, g := range []struct {
+		name  string
+		value any
+	}{
+		{"__ENV", env},
+		{"__VU", vu.state.VUID},
+		{"__ITER", 0},
+		{"console", vu.console()},
 	} {
-		if err := rt.Set(name, v); err != nil {
-			return err
-		}
-	}
-	for name, fn := range vu.timers.Functions() {
-		if err := rt.Set(name, fn); err != nil {
+		if err := vu.global.setGlobal(g.name, g.value); err != nil {
 			return err
 		}
 	}
@@ -46,7 +38,7 @@ func (vu *VU) installGlobals() error {
 
 // setIterGlobals updates __ITER and overlays a scenario's env on __ENV.
 func (vu *VU) setIterGlobals(env map[string]string) {
-	_ = vu.rt.Set("__ITER", vu.state.Iteration)
+	_ = vu.global.setGlobal("__ITER", vu.state.Iteration)
 	if len(env) == 0 {
 		return
 	}

@@ -25,6 +25,8 @@ type VU struct {
 	module    sobek.ModuleInstance
 	setupData sobek.Value
 	timers    *k6timers.Timers
+	// global is the VU's global object, with its lazy globals.
+	global *globalObject
 	// cjs are the CommonJS files this VU ran.
 	cjs map[*cjsRecord]*cjsInstance
 }

@@ -17,30 +17,45 @@ var (
 	compileErr  error
 )
 
-// Globals are the names Install defines.
+// Globals are the names Build returns and Install defines.
 var Globals = []string{"TextEncoder", "TextDecoder", "URL", "URLSearchParams", "structuredClone"}
 
-// Install defines the globals of Globals in rt.
-func Install(rt *sobek.Runtime) error {
+// Flags are the attributes of the web globals' properties: writable and
+// enumerable, not configurable.
+var Flags = sobek.PropertyDescriptor{Writable: sobek.FLAG_TRUE, Configurable: sobek.FLAG_FALSE, Enumerable: sobek.FLAG_TRUE}
+
+// Build evaluates the web globals in rt and returns an object that holds
+// each of Globals, without defining them: package js defines each one on
+// a VU's global object when the script first uses it. The program is
+// compiled once per process; each call builds new classes in rt.
+func Build(rt *sobek.Runtime) (*sobek.Object, error) {
 	compileOnce.Do(func() { program, compileErr = sobek.Compile("web.js", source, true) })
 	if compileErr != nil {
-		return compileErr
+		return nil, compileErr
 	}
 	factory, err := rt.RunProgram(program)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	build, ok := sobek.AssertFunction(factory)
 	if !ok {
-		return fmt.Errorf("web.js must evaluate to a function")
+		return nil, fmt.Errorf("web.js must evaluate to a function")
 	}
 	exports, err := build(sobek.Undefined(), rt.ToValue(natives(rt)))
 	if err != nil {
+		return nil, err
+	}
+	return exports.ToObject(rt), nil
+}
+
+// Install defines the globals of Globals in rt at once (see Flags).
+func Install(rt *sobek.Runtime) error {
+	obj, err := Build(rt)
+	if err != nil {
 		return err
 	}
-	obj := exports.ToObject(rt)
 	for _, name := range Globals {
-		if err := rt.GlobalObject().DefineDataProperty(name, obj.Get(name), sobek.FLAG_TRUE, sobek.FLAG_FALSE, sobek.FLAG_TRUE); err != nil {
+		if err := rt.GlobalObject().DefineDataProperty(name, obj.Get(name), Flags.Writable, Flags.Configurable, Flags.Enumerable); err != nil {
 			return err
 		}
 	}

@@ -43,15 +43,31 @@ func NewTimers(vu modules.VU) *Timers {
 	return &Timers{vu: vu, byID: make(map[int64]*timer)}
 }
 
+// Names are the names of the timer functions, as Functions returns them.
+var Names = []string{"setTimeout", "clearTimeout", "setInterval", "clearInterval"}
+
 // Functions returns setTimeout, clearTimeout, setInterval and
 // clearInterval bound to this set, by name.
 func (t *Timers) Functions() map[string]any {
-	return map[string]any{
-		"setTimeout":    t.setTimeout,
-		"clearTimeout":  t.clear,
-		"setInterval":   t.setInterval,
-		"clearInterval": t.clear,
+	fns := make(map[string]any, len(Names))
+	for _, name := range Names {
+		fns[name] = t.Function(name)
 	}
+	return fns
+}
+
+// Function returns the timer function name (one of Names) bound to this
+// set, or nil for another name.
+func (t *Timers) Function(name string) func(sobek.FunctionCall) sobek.Value {
+	switch name {
+	case "setTimeout":
+		return t.setTimeout
+	case "setInterval":
+		return t.setInterval
+	case "clearTimeout", "clearInterval":
+		return t.clear
+	}
+	return nil
 }
 
 func (t *Timers) setTimeout(call sobek.FunctionCall) sobek.Value {
