@@ -50,25 +50,25 @@ var layers = map[string]int{
 	"js/modules/k6": 3, "js/modules/metrics": 3, "js/modules/execution": 3, "js/modules/data": 3,
 	"js/modules/encoding": 3, "js/modules/crypto": 3, "js/modules/webcrypto": 3,
 	"js/modules/timers":     3,
-	"js/modules/browser":    2, // browser.PageOf: k6/browser's pages as Chromium pages, for usefulsse.watch
 	"js/modules/html":       3, // k6/html: Selection and Element over goquery
 	"js/modules/http":       4, // k6/http; Response.html(), submitForm and clickLink use js/modules/html
 	"js/modules/websockets": 3,
 	"js/modules/ws":         4, // k6/ws's legacy API over k6/websockets' dialer and metrics
 	"js/modules/grpc":       3, // k6/net/grpc over internal/grpcdesc and the VU's network stack
-	"js/modules/usefulsse":  3,
+	"js/modules/usefulsse":  4, // k6/x/usefulsse; usefulsse.watch takes k6/browser's pages
 	"js/modules/fs":         3, // k6/experimental/fs: files read once per run, shared by the VUs
 	"js/modules/secrets":    3, // k6/secrets and --secret-source: mock, file and url sources
 	"js/modules/streams":    3, // k6/experimental/streams: ReadableStream in JavaScript embedded in Go
 	"js/modules/redis":      3, // k6/experimental/redis: a promise-based Client over go-redis, single node
+	"js/modules/browser":    3, // k6/browser: Browser, BrowserContext, Page, Locator, handles over internal/chromium
 	"js/modules/csv":        4, // k6/experimental/csv: parses the files of js/modules/fs
-	"js/modules/sse":        4, // the xk6-sse API, sent through the usefulsse probe
-	"js":                    5,
-	"":                      5, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
-	"runner":                6,
-	"js/jstest":             6, // real VUs for the tests of JS modules
-	"api":                   7, // k6's REST API over a runner.Control
-	"cmd/usefullatency":     8,
+	"js/modules/sse":        5, // the xk6-sse API, sent through the usefulsse probe
+	"js":                    6,
+	"":                      6, // the xk6-shaped root: registers k6/x/usefulsse and k6/x/sse
+	"runner":                7,
+	"js/jstest":             7, // real VUs for the tests of JS modules
+	"api":                   8, // k6's REST API over a runner.Control
+	"cmd/usefullatency":     9,
 }
 
 // TestImportsPointDown checks that no package imports one of its own rank

@@ -2,6 +2,7 @@ package js
 
 import (
 	"github.com/usefullatency/usefullatency/js/modules"
+	k6browser "github.com/usefullatency/usefullatency/js/modules/browser"
 	k6crypto "github.com/usefullatency/usefullatency/js/modules/crypto"
 	k6csv "github.com/usefullatency/usefullatency/js/modules/csv"
 	k6data "github.com/usefullatency/usefullatency/js/modules/data"
@@ -48,6 +49,7 @@ var builtin = []struct {
 	{k6grpc.Name, k6grpc.New},
 	{k6streams.Name, k6streams.New},
 	{k6redis.Name, k6redis.New},
+	{k6browser.Name, k6browser.New},
 }
 
 func init() {

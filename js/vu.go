@@ -316,6 +316,7 @@ func (vu *VU) RunIteration(ctx context.Context, it Iteration) error {
 	start := time.Now()
 	_, err := vu.Call(ctx, it.Exec, vu.setupDataValue())
 	end := time.Now()
+	st.EndIteration()
 	st.Iteration++
 	st.VUScenarioIteration++
 	var script *ScriptError

@@ -93,7 +93,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"syntax error names file line col", "export default function() {\n  let x = ;\n}", "s.js: Line 2:11", true},
 		{"init exception", "throw new Error('boom in init');\nexport default function(){}", "boom in init", true},
-		{"unknown module", "import { browser } from 'k6/browser';\nexport default function(){}", `module "k6/browser" is not supported`, true},
+		{"unknown module", "import tracing from 'k6/experimental/tracing';\nexport default function(){}", `module "k6/experimental/tracing" is not supported`, true},
 		{"metric outside init", "import { Trend } from 'k6/metrics';\nexport default function(){ new Trend('x'); }", "init context", false},
 		{"open outside init", "export default function(){ open('x'); }", "init context", false},
 		{"iteration exception", "export default function(){ throw new Error('iter boom'); }", "iter boom", false},

@@ -18,7 +18,7 @@ type executorSpec struct {
 }
 
 // commonFields are accepted by every executor.
-var commonFields = []string{"executor", "startTime", "gracefulStop", "exec", "env", "tags"}
+var commonFields = []string{"executor", "startTime", "gracefulStop", "exec", "env", "tags", "options"}
 
 // executors describes the supported executors: k6's seven and ours,
 // trace-replay.

@@ -39,6 +39,7 @@ var scenarioFields = map[string]field{
 	"env":             makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Env }),
 	"exec":            makeField(toString, func(sc *Scenario) *string { return &sc.Exec }),
 	"tags":            makeField(toStringMap, func(sc *Scenario) *map[string]string { return &sc.Tags }),
+	"options":         browserField,
 	"vus":             makeField(toInt, func(sc *Scenario) *int64 { return &sc.VUs }),
 	"iterations":      makeField(toInt, func(sc *Scenario) *int64 { return &sc.Iterations }),
 	"duration":        makeField(toDuration, func(sc *Scenario) *Duration { return &sc.Duration }),

@@ -82,6 +82,10 @@ type Scenario struct {
 	// TimestampField names the trace's timestamp column, in units of
 	// TimeUnit (1ms by default for trace-replay). Defaults to "timestamp".
 	TimestampField string `json:"timestampField,omitempty"`
+	// Browser is the scenario's options.browser.type: "chromium" gives its
+	// VUs a browser for k6/browser; empty, none.
+	Browser string `json:"-"`
+
 	// TraceLength is trace-replay's length once its file was read (when
 	// its last row is due); 0 until then. Not an option: inspect
 	// --execution-requirements reads the trace to set it.

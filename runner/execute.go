@@ -118,6 +118,7 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	}
 	e := &execution{t: t, cfg: cfg, ctl: ctl, errs: newErrorLog(cfg.Stderr), signal: ctx}
 	defer func() { e.capture.close() }() // prepare opens it with --probe-capture on
+	defer t.Run.End()                    // what VUs kept open across iterations (k6/browser's Chromium)
 	if err := e.prepare(); err != nil {
 		return ExitInvalidConfig, err
 	}
@@ -240,6 +241,10 @@ func (e *execution) prepare() error {
 	}
 	run.Options = optionsMap(o)
 	run.InsecureSkipTLSVerify = o.InsecureSkipTLS
+	run.ProcessEnv = e.cfg.Env
+	if run.ProcessEnv == nil {
+		run.ProcessEnv = map[string]string{} // Config.Env: nil reads as empty
+	}
 	run.ProbeNetHTTP = o.ProbeTransport == "nethttp"
 	capture, err := newProbeCapture(o.ProbeCapture, e.cfg.Stderr)
 	if err != nil {

@@ -34,7 +34,7 @@ func (e *execution) newScenarioRun(sc options.Scenario, tuple options.Tuple) (*s
 	for k, v := range sc.Tags {
 		sr.tags = sr.tags.With(k, v)
 	}
-	sr.info = &modules.ScenarioInfo{Name: sc.Name, Executor: sc.Executor, Exec: sc.Exec, Progress: sr.progress}
+	sr.info = &modules.ScenarioInfo{Name: sc.Name, Executor: sc.Executor, Exec: sc.Exec, Progress: sr.progress, Browser: sc.Browser}
 	var seg executor.Segment
 	if !tuple.IsFull() {
 		seg = tuple

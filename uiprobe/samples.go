@@ -12,8 +12,8 @@ const Layer = "ui"
 
 // Samples returns the result's samples in the probe's metrics of reg
 // (registered if needed): usefulsse_first_text, usefulsse_useful and
-// usefulsse_complete for the moments reached, and usefulsse_useful_reached,
-// all tagged with tags plus layer=ui (and error_code when the watch
+// usefulsse_complete for the moments reached, usefulsse_useful_reached and
+// usefulsse_failed (the watch ended with an error code), all tagged with tags plus layer=ui (and error_code when the watch
 // failed), at the answer's end on the wall clock (now when the page never
 // reported).
 func (r *Result) Samples(reg *metrics.Registry, tags metrics.Tags) []metrics.Sample {
@@ -25,7 +25,7 @@ func (r *Result) Samples(reg *metrics.Registry, tags metrics.Tags) []metrics.Sam
 	if at.IsZero() {
 		at = time.Now()
 	}
-	out := make([]metrics.Sample, 0, 4)
+	out := make([]metrics.Sample, 0, 5)
 	add := func(name string, v float64) {
 		m := metrics.ProbeMetric(name).MustRegister(reg)
 		out = append(out, metrics.Sample{Metric: m, Tags: tags, Time: at, Value: v})
@@ -43,5 +43,10 @@ func (r *Result) Samples(reg *metrics.Registry, tags metrics.Tags) []metrics.Sam
 		reached = 1
 	}
 	add(metrics.ProbeUsefulReached, reached)
+	failed := 0.0
+	if r.ErrorCode != "" {
+		failed = 1
+	}
+	add(metrics.ProbeFailed, failed)
 	return out
 }

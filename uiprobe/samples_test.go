@@ -8,7 +8,7 @@ import (
 )
 
 // TestSamples checks the samples of a result: one per moment reached, the
-// useful_reached rate, the layer and error_code tags, the end's time.
+// useful_reached and failed rates, the layer and error_code tags, the end's time.
 func TestSamples(t *testing.T) {
 	reg := metrics.NewRegistry()
 	end := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -21,7 +21,7 @@ func TestSamples(t *testing.T) {
 		}
 		got[s.Metric.Name] = s.Value
 	}
-	want := map[string]float64{metrics.ProbeFirstText: 120, metrics.ProbeUseful: 480, metrics.ProbeUsefulReached: 1}
+	want := map[string]float64{metrics.ProbeFirstText: 120, metrics.ProbeUseful: 480, metrics.ProbeUsefulReached: 1, metrics.ProbeFailed: 1}
 	if len(got) != len(want) {
 		t.Fatalf("samples %v, want %v", got, want)
 	}

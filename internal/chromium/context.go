@@ -19,6 +19,8 @@ type Context struct {
 	id     cdp.BrowserContextID
 	pages  []*Page
 	closed bool
+
+	st contextState // options, init scripts (see options of NewContextWith)
 }
 
 // Browser returns the browser the context belongs to.
@@ -36,8 +38,12 @@ func (c *Context) NewPage(ctx context.Context) (*Page, error) {
 		cancel()
 		return nil, err
 	}
+	if err := p.setup(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
 	if err := p.observe(ctx); err != nil {
-		cancel()
+		p.Close()
 		return nil, err
 	}
 	c.mu.Lock()

@@ -19,6 +19,8 @@ type Page struct {
 	// observer gathers the page's samples; nil without Options.Samples.
 	observer *observer
 
+	st *pageState // events and input devices (see setup)
+
 	mu     sync.Mutex
 	closed bool
 }

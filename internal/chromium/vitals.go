@@ -254,7 +254,7 @@ func (v *vitals) flush(ctx context.Context, t *chromedp.Target) ([]Sample, error
 		return nil, nil
 	}
 	reports, err := chromedp.Evaluate[[]vitalReport](`typeof flushVitals === "function" ? flushVitals() : []`,
-		func(p *runtime.EvaluateParams) { p.UniqueContextID = world })(ctx, t)
+		func(p *runtime.EvaluateParams) { p.UniqueContextID = world }, chromedp.EvalAwaitPromise)(ctx, t)
 	if err != nil {
 		return nil, fmt.Errorf("flushing web vitals: %w", err)
 	}

@@ -19,9 +19,9 @@
 //         first input waited before its handlers ran. Reported at once.
 //         (k6 deprecated FID for INP.)
 //   LCP   the last 'largest-contentful-paint' entry: when the largest text
-//         block or image seen so far was painted. Final at the first
-//         keydown or pointerdown (the browser stops looking then) or when
-//         the page is finished (see below).
+//         block or image seen so far was painted, among the paints before
+//         the first keydown or pointerdown (the browser stops looking
+//         then). Final when the page is finished (see below).
 //   CLS   'layout-shift' entries not caused by recent input, grouped in
 //         session windows (a shift joins the open window when it comes
 //         less than 1 s after the previous shift and less than 5 s after
@@ -37,8 +37,9 @@
 //
 // A page is finished when it is hidden, when it is left (pagehide) or when
 // Go calls flushVitals() in this world before it closes the page; the
-// latter returns the final reports instead of sending them, so Go has them
-// before the page is gone. Chromium drops what a document sends while it
+// latter waits for the first contentful paint (at most 500 ms) when there
+// was none yet, and returns the final reports instead of sending them, so
+// Go has them before the page is gone. Chromium drops what a document sends while it
 // unloads, so for a page that is left Go reports the last value it got,
 // when the document's execution context goes away.
 //
@@ -130,8 +131,12 @@ function (binding) {
 
   let largest = -1;
   let largestFinal = false;
+  // inputAt is the first keydown or pointerdown: the browser stops looking
+  // for larger paints then, but the entry of a paint before it may still
+  // be on its way, so LCP keeps taking entries painted before it.
+  let inputAt = Infinity;
   watch('largest-contentful-paint', (e) => {
-    if (!largestFinal) {
+    if (!largestFinal && e.startTime <= inputAt) {
       largest = sinceStart(e.startTime);
       report('LCP', largest, false);
     }
@@ -204,9 +209,9 @@ function (binding) {
     }
   }
 
-  const input = () => {
+  const input = (e) => {
     drain();
-    finishLargest();
+    inputAt = Math.min(inputAt, e.timeStamp);
   };
   addEventListener('keydown', input, {capture: true, once: true});
   addEventListener('pointerdown', input, {capture: true, once: true});
@@ -217,7 +222,45 @@ function (binding) {
   }, true);
   addEventListener('pagehide', finish, true);
 
-  globalThis.flushVitals = () => {
+  // firstPaint resolves once the page painted its first content, or after
+  // at most ms: a page closed right after its load event may not have
+  // painted yet, and its FCP, LCP and CLS would be lost.
+  function firstPaint(ms) {
+    return new Promise((resolve) => {
+      const end = performance.now() + ms;
+      const poll = () => {
+        drain();
+        if (painted || performance.now() >= end) {
+          resolve();
+          return;
+        }
+        requestAnimationFrame(() => setTimeout(poll, 10));
+      };
+      poll();
+    });
+  }
+
+  // frames resolves after n more frames were rendered (at most 200 ms),
+  // so that the entries of what the last frames showed (an input's event
+  // timing, a late largest paint) are delivered first.
+  function frames(n) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 200);
+      const step = (left) => requestAnimationFrame(() => setTimeout(() => {
+        if (left <= 1) {
+          clearTimeout(timer);
+          resolve();
+        } else {
+          step(left - 1);
+        }
+      }, 0));
+      step(n);
+    });
+  }
+
+  globalThis.flushVitals = async () => {
+    await firstPaint(500);
+    await frames(2);
     collected = [];
     try {
       finish();

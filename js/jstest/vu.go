@@ -66,6 +66,13 @@ type Result struct {
 // is the Result's Err.
 func Run(ctx context.Context, t testing.TB, src string, iterations int, opts ...func(*modules.Run)) Result {
 	t.Helper()
+	return RunScenario(ctx, t, src, iterations, nil, opts...)
+}
+
+// RunScenario is Run with iterations that belong to the scenario sc (nil:
+// none), as a browser scenario's must for k6/browser.
+func RunScenario(ctx context.Context, t testing.TB, src string, iterations int, sc *modules.ScenarioInfo, opts ...func(*modules.Run)) Result {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.js")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -92,8 +99,9 @@ func Run(ctx context.Context, t testing.TB, src string, iterations int, opts ...
 	if err != nil {
 		return Result{Err: err, Log: log.String()}
 	}
+	defer run.End()
 	for range max(iterations, 1) {
-		if err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Tags: metrics.Tags{"scenario": "default"}}); err != nil {
+		if err = vu.RunIteration(ctx, js.Iteration{Exec: "default", Scenario: sc, Tags: metrics.Tags{"scenario": "default"}}); err != nil {
 			break
 		}
 	}

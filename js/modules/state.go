@@ -49,6 +49,12 @@ type Run struct {
 	Secrets Secrets
 	// JS bounds how many VUs run JavaScript at once (nil: no bound).
 	JS *cpugate.Gate
+	// ProcessEnv is the environment of the process, by key, where
+	// k6/browser reads its K6_BROWSER_* settings as k6 does (not __ENV);
+	// nil reads the real environment.
+	ProcessEnv map[string]string
+
+	ends endHooks // see AtEnd
 }
 
 // Secrets looks up secret values for k6/secrets. Get returns the value of
@@ -74,6 +80,9 @@ type ScenarioInfo struct {
 	StartTime            time.Time
 	// Progress returns the scenario's progress from 0 to 1.
 	Progress func() float64
+	// Browser is the scenario's options.browser.type ("chromium"), empty
+	// when its VUs get no browser.
+	Browser string
 }
 
 // State is a VU's view of the run: its identity, the current iteration and
@@ -118,6 +127,8 @@ type State struct {
 	CookieJarOf func(v any) (http.CookieJar, bool)
 	// Turn is the VU's turn at Run.JS: held while its JavaScript runs.
 	Turn *cpugate.Turn
+
+	iterationEnd []func() // see AtIterationEnd
 }
 
 // Blocking runs wait, which blocks the VU without running JavaScript (a

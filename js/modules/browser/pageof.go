@@ -1,4 +1,4 @@
-package browser
+package k6browser
 
 import (
 	"github.com/grafana/sobek"
@@ -7,9 +7,9 @@ import (
 
 // PageOf returns the Chromium page behind a k6/browser Page value of a script.
 func PageOf(v sobek.Value) (*chromium.Page, bool) {
-	if v == nil {
+	jp, ok := valueOf(v).(*jsPage)
+	if !ok || jp == nil {
 		return nil, false
 	}
-	p, ok := v.Export().(*chromium.Page)
-	return p, ok && p != nil
+	return jp.p, true
 }

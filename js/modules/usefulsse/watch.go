@@ -8,7 +8,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/chromium"
-	"github.com/usefullatency/usefullatency/js/modules/browser"
+	k6browser "github.com/usefullatency/usefullatency/js/modules/browser"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/sse"
 	"github.com/usefullatency/usefullatency/uiprobe"
@@ -71,7 +71,7 @@ func (p *Probe) prepareWatch(page sobek.Value, selector string, params sobek.Val
 	if p.vu.InInit() {
 		return nil, errInit
 	}
-	pg, ok := browser.PageOf(page)
+	pg, ok := k6browser.PageOf(page)
 	if !ok {
 		return nil, errNotPage
 	}

@@ -2,17 +2,13 @@ package usefulsse
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/grafana/sobek"
-	"github.com/usefullatency/usefullatency/internal/chromium"
 	"github.com/usefullatency/usefullatency/js/jstest"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -37,106 +33,62 @@ document.getElementById("send").addEventListener("click", () => {
 });
 </script>`
 
-// testPageModule is the module through which the test hands its page to
-// the script, as k6/browser will: {page, click()}, click returning a
-// promise of a trusted click on #send.
-const testPageModule = "k6/x/usefulsse-testpage"
+// watchTolerance is how far a measured moment may be from the page's own
+// stamp, in ms: see the uiprobe package's tests.
+const watchTolerance = 3.0
 
-var (
-	watchPage      atomic.Pointer[chromium.Page]
-	registerPage   sync.Once
-	watchTolerance = 3.0 // ms: see the uiprobe package's tests
-)
-
-// pageModule returns the test page module of a VU.
-func pageModule(vu modules.VU) modules.Instance {
-	page := watchPage.Load()
-	click := func() *sobek.Promise {
-		promise, resolve, reject := vu.Runtime().NewPromise()
-		done := vu.RegisterCallback()
-		go func() {
-			err := page.Run(context.Background(), chromedp.Click(chromedp.CSS("#send")))
-			done(func() error {
-				if err != nil {
-					return reject(err)
-				}
-				return resolve(sobek.Undefined())
-			})
-		}()
-		return promise
-	}
-	return modules.Static{Default: map[string]any{"page": page, "click": click}}
-}
-
-// openWatchPage launches Chromium and opens the test page in it.
-func openWatchPage(t *testing.T) *chromium.Page {
-	t.Helper()
+// TestWatch runs usefulsse.watch from a script on a real k6/browser page:
+// the action is a locator's click, the useful predicate a JavaScript
+// function; the result and the samples (layer ui, the script's tags) carry
+// the page's own times. A failing action, a non-page and an unknown param
+// are checked too.
+func TestWatch(t *testing.T) {
+	registerOnce.Do(func() { modules.Register(Name, New()) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(watchPageHTML))
 	}))
 	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	b, err := chromium.Launch(ctx, chromium.Options{Headless: true})
-	if err != nil {
-		t.Fatalf("launching Chromium (usefulsse.watch's test needs one): %v", err)
-	}
-	t.Cleanup(b.Close)
-	c, err := b.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := c.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Goto(ctx, srv.URL); err != nil {
-		t.Fatal(err)
-	}
-	return page
-}
-
-// TestWatch runs usefulsse.watch from a script on a real page: the action
-// is a promise of a click, the useful predicate a JavaScript function; the
-// result and the samples (layer ui, the script's tags) carry the page's
-// own times. A failing action, a non-page and an unknown param are checked
-// too.
-func TestWatch(t *testing.T) {
-	registerOnce.Do(func() { modules.Register(Name, New()) })
-	registerPage.Do(func() { modules.Register(testPageModule, modules.ModuleFunc(pageModule)) })
-	page := openWatchPage(t)
-	watchPage.Store(page)
-	res := jstest.Run(context.Background(), t, `import usefulsse from 'k6/x/usefulsse';
-import tp from 'k6/x/usefulsse-testpage';
+	sc := &modules.ScenarioInfo{Name: "default", Executor: "shared-iterations", Exec: "default", Browser: "chromium"}
+	res := jstest.RunScenario(context.Background(), t, `import usefulsse from 'k6/x/usefulsse';
+import { browser } from 'k6/browser';
 export default async function () {
-  const r = await usefulsse.watch(tp.page, '.answer', {
-    action: () => tp.click(), useful: (ctx) => ctx.text.includes('approved'), done: '[data-done]',
+  const page = await browser.newPage();
+  await page.goto(__ENV.URL);
+  const r = await usefulsse.watch(page, '.answer', {
+    action: () => page.locator('#send').click(), useful: (ctx) => ctx.text.includes('approved'), done: '[data-done]',
     tags: {bucket: 'qa'},
   });
   if (r.error_code !== '' || r.end !== 'done' || r.action.source !== 'pointerdown' || !r.useful_reached ||
       r.text !== 'Checking your order. The refund is approved.' || !(r.timings.useful > r.timings.first_text)) {
     throw new Error('result ' + JSON.stringify(r));
   }
-  const failed = await usefulsse.watch(tp.page, '.answer', {action: () => { throw new Error('no button'); }, tags: {bucket: 'fail'}});
+  console.log('TIMES ' + JSON.stringify(await page.evaluate(() => times)));
+  const failed = await usefulsse.watch(page, '.answer', {action: () => { throw new Error('no button'); }, tags: {bucket: 'fail'}});
   if (failed.error_code !== 'ui_action' || !failed.error.includes('no button')) throw new Error('failed action ' + JSON.stringify(failed));
-  for (const [args, want] of [[[{}, '.answer'], 'k6/browser page'], [[tp.page, '.answer', {bogus: 1}], 'unknown param "bogus"'],
-      [[tp.page, '', {}], 'selector is empty'], [[tp.page, '.answer', {quiet: 'soon'}], 'params.quiet']]) {
+  for (const [args, want] of [[[{}, '.answer'], 'k6/browser page'], [[page, '.answer', {bogus: 1}], 'unknown param "bogus"'],
+      [[page, '', {}], 'selector is empty'], [[page, '.answer', {quiet: 'soon'}], 'params.quiet']]) {
     let message = '';
     try { await usefulsse.watch(...args); } catch (e) { message = String(e); }
     if (!message.includes(want)) throw new Error('want a rejection with ' + want + ', got ' + message);
   }
 }
-`, 1)
+`, 1, sc, func(r *modules.Run) { r.Env = map[string]string{"URL": srv.URL} })
 	if res.Err != nil {
-		t.Fatal(res.Err)
+		t.Fatalf("%v\n%s", res.Err, res.Log)
 	}
+	_, times, ok := strings.Cut(res.Log, "TIMES ")
+	if !ok {
+		t.Fatalf("the script logged no page times:\n%s", res.Log)
+	}
+	times, _, _ = strings.Cut(times, "\n")
+	times = times[:strings.LastIndexByte(times, '}')+1] // the JSON, without the log line's fields after it
 	var pt struct {
 		Down  float64   `json:"down"`
 		Steps []float64 `json:"steps"`
 	}
-	if err := page.Evaluate(context.Background(), `() => times`, nil, &pt); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(times), &pt); err != nil {
+		t.Fatalf("page times %q: %v", times, err)
 	}
 	for _, m := range []struct {
 		name string
