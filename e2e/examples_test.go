@@ -31,6 +31,8 @@ func TestExamples(t *testing.T) {
 		{"dataset", "dataset.js", []string{"DURATION=3s"}, 0, ""},
 		{"dataset from a CSV file", "dataset-csv.js", []string{"DURATION=3s"}, 0, ""},
 		{"xk6-sse compat", "xk6-sse-compat.js", nil, 0, ""},
+		{"chat page: screen and socket agree", "chat-ui.js", []string{"DURATION=8s"}, 0, ""},
+		{"render delay fails the screen's gate", "chat-ui.js", []string{"DURATION=8s", "FAULTS=render_delay"}, 99, "usefulsse_useful{bucket:qa,layer:ui}"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
