@@ -68,6 +68,8 @@ bench: build
 	./bench/outputs.sh $(BIN)
 	RUNS=1 ./bench/loader.sh $(BIN)
 	GO=$(GO) ./bench/http.sh $(BIN)
+	./bench/k6side.sh $(BIN)
+	./bench/browser.sh $(BIN)
 
 # Short fuzzing of every parser: each fuzz target of every package (found
 # by scripts/fuzz.sh with go test -list) for FUZZTIME, default 10s.

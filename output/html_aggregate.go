@@ -179,10 +179,15 @@ func (a *aggregate) addStreaming(s *metrics.Sample) {
 	}
 }
 
-// bucketOf returns the value of the first of bucketKeys the tags have.
+// bucketOf returns the value of the first of bucketKeys the tags have,
+// followed by the layer when the sample has one ("qa (ui)": the UI probe's
+// samples), as the summary's per-bucket table names it.
 func bucketOf(tags metrics.Tags) (string, bool) {
 	for _, k := range bucketKeys {
 		if v := tags[k]; v != "" {
+			if layer := tags[metrics.ProbeLayer]; layer != "" {
+				v += " (" + layer + ")"
+			}
 			return v, true
 		}
 	}

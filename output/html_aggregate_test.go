@@ -116,6 +116,18 @@ func TestAggregateBucketFallsBackToScenario(t *testing.T) {
 	}
 }
 
+// The UI probe's samples (layer ui) form a bucket of their own beside the
+// stream probe's, named as the summary names it.
+func TestAggregateKeepsLayersApart(t *testing.T) {
+	r := newStreamRun(t)
+	a := newAggregate(r.origin, time.Second)
+	_ = a.add(r.request(metrics.Tags{"bucket": "qa"}, time.Second, false, -1, 1, 2, 3, 4))
+	_ = a.add(r.request(metrics.Tags{"bucket": "qa", metrics.ProbeLayer: "ui"}, time.Second, false, -1, 1, 2, 3, 4))
+	if len(a.buckets) != 2 || a.buckets["qa"] == nil || a.buckets["qa (ui)"] == nil {
+		t.Errorf("buckets = %v, want qa and qa (ui)", keys(a.buckets))
+	}
+}
+
 func keys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
