@@ -11,7 +11,8 @@ import (
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
-// newTransport returns the transport of one VU: it dials through the
+// newTransport returns the net/http transport of one VU (the direct
+// transport in front of it carries plain HTTP/1.1): it dials through the
 // run's network stack (hosts, blockHostnames, blacklistIPs, dns,
 // localIPs), counting and stamping each connection (wireConn), applies
 // its TLS options, speaks HTTP/2 over TLS when the server offers it, keeps

@@ -27,7 +27,7 @@ type HTTP struct {
 	vu        modules.VU
 	metrics   *httpMetrics
 	once      sync.Once
-	transport *http.Transport
+	transport *directTransport
 	settings  settings
 	// expect is the VU's response callback (setResponseCallback); nil
 	// for none.
@@ -85,7 +85,7 @@ func (h *HTTP) Exports() modules.Exports {
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
 		h.settings = runSettings(h.vu.State().Run, h.vu.State().VUID)
-		h.transport = newTransport(h.settings.network, h.settings.noReuse)
+		h.transport = newDirectTransport(newTransport(h.settings.network, h.settings.noReuse))
 	})
 	return h.transport
 }

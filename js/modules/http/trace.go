@@ -114,11 +114,12 @@ func (t *tracer) mark(at *time.Time, firstOnly bool) {
 }
 
 // gotConn notes the connection the exchange got: the byte counts of a
-// reused one, the handshake's round trip of one it dialed.
+// reused one, the handshake's round trip of one it dialed. A request
+// retried on another connection gets one again: the last counts.
 func (t *tracer) gotConn(info httptrace.GotConnInfo) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.p.gotConn, t.conn, t.wire = time.Now(), info.Conn, wireOf(info.Conn)
+	t.p.gotConn, t.conn, t.wire, t.base = time.Now(), info.Conn, wireOf(info.Conn), [2]int64{}
 	switch {
 	case info.Reused:
 		t.base[0], t.base[1] = counts(info.Conn)

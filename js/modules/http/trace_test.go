@@ -1,6 +1,8 @@
 package k6http
 
 import (
+	"net"
+	"net/http/httptrace"
 	"testing"
 	"time"
 )
@@ -58,5 +60,29 @@ func TestStamped(t *testing.T) {
 		if got := stamped(c.at, c.ok, c.from, now); !got.Equal(c.want) {
 			t.Errorf("%s: stamped = %v before now, want %v", c.name, now.Sub(got), now.Sub(c.want))
 		}
+	}
+}
+
+// TestTracerRetriedOnNewConnection checks that a request retried on a new
+// connection after a reused one failed counts the new connection's bytes
+// from zero, not from the reused one's counts.
+func TestTracerRetriedOnNewConnection(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	reused, fresh := &wireConn{Conn: a}, &wireConn{Conn: b}
+	reused.sent.Store(1000)
+	reused.received.Store(5000)
+	fresh.sent.Store(80)
+	fresh.received.Store(300)
+	tr := &tracer{}
+	trace := tr.clientTrace()
+	trace.GotConn(httptrace.GotConnInfo{Conn: reused, Reused: true})
+	trace.GotConn(httptrace.GotConnInfo{Conn: fresh})
+	_, conn, base := tr.finish()
+	ex := &exchange{}
+	ex.connection(conn, base)
+	if conn != fresh || ex.sent != 80 || ex.received != 300 {
+		t.Errorf("sent %d, received %d, want 80 and 300 on the new connection", ex.sent, ex.received)
 	}
 }
