@@ -128,6 +128,11 @@ func EnableTXOnDemand(fd int) error {
 	return os.NewSyscallError("setsockopt", err)
 }
 
+// minSendBuffer is a floor of any TCP socket's send buffer, in bytes: the
+// kernel never sets one below SOCK_MIN_SNDBUF (twice the smallest buffer
+// of a segment, about 4.5 KiB), even under memory pressure.
+const minSendBuffer = 4096
+
 // stampRequest is the control message that asks for a software transmit
 // stamp of one send call.
 var stampRequest = func() []byte {
@@ -152,9 +157,13 @@ func SendStamped(fd int, p []byte) (n int, stamped, wouldBlock bool, err error) 
 	if err != nil {
 		return 0, false, false, nil
 	}
-	sndbuf, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF)
-	if err != nil || 4*(queued+len(p)) > sndbuf {
-		return 0, false, false, nil
+	// No send buffer is smaller than minSendBuffer, so a small send on a
+	// nearly empty socket (a request) needs no look at its size.
+	if need := 4 * (queued + len(p)); need > minSendBuffer {
+		sndbuf, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF)
+		if err != nil || need > sndbuf {
+			return 0, false, false, nil
+		}
 	}
 	n, err = unix.SendmsgN(fd, p, stampRequest, nil, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
 	switch {
