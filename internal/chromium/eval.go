@@ -173,7 +173,7 @@ func (p *Page) WaitForFunction(ctx context.Context, fn string, polling Polling, 
 		} else if ctx.Err() == nil && !contextGone(err) {
 			return nil, err
 		} else if ctx.Err() == nil {
-			_ = pause(ctx, 20*time.Millisecond) // the document is being replaced
+			_ = Pause(ctx, 20*time.Millisecond) // the document is being replaced
 		}
 		if ctx.Err() != nil {
 			return nil, &WaitError{Subject: "the function", State: "truthy", Reason: reason, Err: ctx.Err()}

@@ -149,7 +149,7 @@ func (k *Keyboard) Press(ctx context.Context, key string, delay time.Duration) e
 	}
 	err := k.Down(ctx, main)
 	if err == nil {
-		err = pause(ctx, delay)
+		err = Pause(ctx, delay)
 	}
 	if err == nil {
 		err = k.Up(ctx, main)
@@ -187,7 +187,7 @@ func (k *Keyboard) Type(ctx context.Context, text string, delay time.Duration) e
 	first := true
 	for _, r := range text {
 		if !first {
-			if err := pause(ctx, delay); err != nil {
+			if err := Pause(ctx, delay); err != nil {
 				return err
 			}
 		}
@@ -230,8 +230,9 @@ func (k *Keyboard) InsertText(ctx context.Context, text string) error {
 	return err
 }
 
-// pause waits for d, or until ctx ends.
-func pause(ctx context.Context, d time.Duration) error {
+// Pause waits for d, or until ctx ends (page.waitForTimeout and the
+// delays between keys and clicks).
+func Pause(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
@@ -354,7 +355,7 @@ func (m *Mouse) Click(ctx context.Context, x, y float64, o ClickOptions) error {
 		if err := m.event(ctx, input.DispatchMouseEventTypeMousePressed, btn, i, mods); err != nil {
 			return err
 		}
-		if err := pause(ctx, o.Delay); err != nil {
+		if err := Pause(ctx, o.Delay); err != nil {
 			return err
 		}
 		if err := m.event(ctx, input.DispatchMouseEventTypeMouseReleased, btn, i, mods); err != nil {

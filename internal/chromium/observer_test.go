@@ -74,20 +74,6 @@ func launchObserved(t *testing.T) (*Browser, *recorder) {
 	return b, rec
 }
 
-// newObservedPage opens a page in a new context of b.
-func newObservedPage(t *testing.T, b *Browser) *Page {
-	t.Helper()
-	c, err := b.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := c.NewPage(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // site serves pages by path; each is HTML unless its path has an
 // extension.
 func site(t *testing.T, pages map[string]string) *httptest.Server {
@@ -109,7 +95,7 @@ func site(t *testing.T, pages map[string]string) *httptest.Server {
 
 func TestNoSinkInstallsNothing(t *testing.T) {
 	b := launch(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	srv := site(t, map[string]string{"/": `<p>plain</p>`})
 	if err := p.Goto(context.Background(), srv.URL); err != nil {
 		t.Fatal(err)
@@ -129,7 +115,7 @@ func TestNoSinkInstallsNothing(t *testing.T) {
 func TestClosingDeliversEverySample(t *testing.T) {
 	b, rec := launchObserved(t)
 	srv := site(t, map[string]string{"/": `<link rel=icon href="data:,"><p style="font-size:40px">hello</p>`})
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	if err := p.Goto(context.Background(), srv.URL); err != nil {
 		t.Fatal(err)
 	}

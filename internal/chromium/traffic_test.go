@@ -239,7 +239,7 @@ func TestNetworkSamples(t *testing.T) {
 	}))
 	defer srv.Close()
 	b, rec := launchObserved(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	before := time.Now()
 	if err := p.Goto(context.Background(), srv.URL); err != nil {
 		t.Fatal(err)

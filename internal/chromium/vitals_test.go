@@ -121,7 +121,7 @@ func TestLoadingVitals(t *testing.T) {
 	}))
 	defer srv.Close()
 	b, rec := launchObserved(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	tl := watchTimeline(t, p)
 	ctx := context.Background()
 	if err := p.Goto(ctx, srv.URL); err != nil {
@@ -191,7 +191,7 @@ setTimeout(() => {
 func TestCumulativeLayoutShift(t *testing.T) {
 	srv := site(t, map[string]string{"/": shiftingPage})
 	b, rec := launchObserved(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	tl := watchTimeline(t, p)
 	if err := p.Goto(context.Background(), srv.URL); err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ slow.addEventListener('click', () => {
 func TestInteractionToNextPaint(t *testing.T) {
 	srv := site(t, map[string]string{"/": clickPage})
 	b, rec := launchObserved(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	ctx := context.Background()
 	if err := p.Goto(ctx, srv.URL); err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func TestVitalsOfALeftPage(t *testing.T) {
 		"/b": `<link rel=icon href="data:,"><p style="font-size:40px">page b</p>`,
 	})
 	b, rec := launchObserved(t)
-	p := newObservedPage(t, b)
+	p := newPage(t, b)
 	ctx := context.Background()
 	if err := p.Goto(ctx, srv.URL+"/a"); err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func (jp *jsPage) methods() map[string]method {
 		"waitForTimeout": func(fc sobek.FunctionCall) sobek.Value {
 			c := call{m: m, method: "page.waitForTimeout"}
 			d := millisArg(c, fc.Argument(0))
-			return settle(c, func(ctx context.Context) error { return sleep(ctx, d) })
+			return settle(c, func(ctx context.Context) error { return chromium.Pause(ctx, d) })
 		},
 		"evaluate": func(fc sobek.FunctionCall) sobek.Value {
 			c := jp.call("evaluate")
@@ -353,16 +353,4 @@ func (jp *jsPage) handleValue(h *chromium.Handle) sobek.Value {
 		return jp.elementObject(el)
 	}
 	return jp.handleObject(h)
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
