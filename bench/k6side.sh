@@ -12,13 +12,16 @@
 # never imported, vendored or copied into this repository (its licence is
 # the AGPL).
 #
-# Sections (SIDE, default "http idle"):
+# Sections (SIDE, default "http idle streams"):
 #   http  bench/http.js (http.get of 1 KiB from bench/httpserver at a
 #         constant arrival rate) at each of SIDE_RATES (default "1000 2000
 #         4000 6000") for SIDE_DURATION (15s): http_req_duration p99,
 #         dropped iterations, CPU-s per 10,000 requests, peak RSS.
 #   idle  bench/idle_pool.js at 1,000 and IDLE_VUS (10,000) pooled VUs: peak
 #         RSS per VU from the difference.
+#   streams  bench/openstreams.js (http.get of ~5 s streams of
+#         bench/sseserver, 2,000 VUs) at 60 and 300 new streams/s: peak RSS
+#         per open stream from the difference (1,200 more open at once).
 # Each figure is the median of RUNS (3) runs; the ratio is ours / k6's.
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
@@ -93,7 +96,7 @@ print(" | ".join(out))
 PY
 }
 
-SECTIONS=${SIDE:-http idle}
+SECTIONS=${SIDE:-http idle streams}
 want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 if want http; then
@@ -127,4 +130,25 @@ if want idle; then
     done < <(tools)
   done
   report "KB per idle VU" "kb_per_vu" $(tools | awk -v d="$TMP" '{print d "/" $1 ".idle"}')
+fi
+
+if want streams; then
+  (cd "$DIR/.." && ${GO:-go} build -o "$TMP/sseserver" ./bench/sseserver)
+  "$TMP/sseserver" -addr 127.0.0.1:0 -interval 250ms -events 20 >"$TMP/sse.url" 2>/dev/null &
+  SPID=$!
+  for _ in $(seq 50); do [ -s "$TMP/sse.url" ] && break; sleep 0.1; done
+  SSE=$(head -1 "$TMP/sse.url")
+  echo "== open streams side by side: bench/openstreams.js, peak RSS at 60 and 300 new ~5 s streams/s, median of $RUNS"
+  for _ in $(seq "$RUNS"); do
+    while read -r name bin; do
+      for rate in 60 300; do
+        /usr/bin/time -f '%M' -o "$TMP/time" "$bin" run -q -e SSE_URL="$SSE" -e RATE="$rate" \
+          "$DIR/openstreams.js" >/dev/null 2>&1 || true
+        tail -1 "$TMP/time" >"$TMP/$name.open$rate"
+      done
+      paste "$TMP/$name.open60" "$TMP/$name.open300" | awk '{print ($2 - $1) / 1200}' >>"$TMP/$name.streams"
+    done < <(tools)
+  done
+  report "KB per open stream" "kb_per_stream" $(tools | awk -v d="$TMP" '{print d "/" $1 ".streams"}')
+  kill "$SPID" 2>/dev/null || true; wait "$SPID" 2>/dev/null || true; SPID=
 fi
