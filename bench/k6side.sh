@@ -3,14 +3,12 @@
 # k6 binary, in alternating runs on this machine.
 #
 #   bench/k6side.sh [BIN]            ours only (what `make bench` runs)
-#   K6=1 bench/k6side.sh [BIN]       also k6 v1.8.1, built for the occasion
 #   K6_BIN=/path/k6 bench/k6side.sh  also that k6 binary
 #
-# With K6=1 the script builds k6 (K6_VERSION, default v1.8.1) with `go
-# install` into a temporary GOBIN and a temporary module cache, runs it with
-# its usage report off, and deletes both afterwards: k6 is only ever run,
-# never imported, vendored or copied into this repository (its licence is
-# the AGPL).
+# The k6 binary is one the user built outside this repository (the
+# figures in BENCHMARKS.md are of k6 v1.8.1); it is only ever run, with its
+# usage report off, never imported, vendored or copied here (its licence
+# is the AGPL).
 #
 # Sections (SIDE, default "http idle streams"):
 #   http  bench/http.js (http.get of 1 KiB from bench/httpserver at a
@@ -31,18 +29,11 @@ TMP=$(mktemp -d)
 SPID=
 cleanup() {
   if [ -n "$SPID" ]; then kill "$SPID" 2>/dev/null || true; fi
-  chmod -R u+w "$TMP" 2>/dev/null || true
   rm -rf "$TMP"
 }
 trap cleanup EXIT
 
 K6BIN=${K6_BIN:-}
-if [ -z "$K6BIN" ] && [ "${K6:-0}" = 1 ]; then
-  echo "== building k6 ${K6_VERSION:-v1.8.1} outside the repository (temporary GOBIN and module cache)"
-  (cd "$TMP" && GOBIN="$TMP/k6bin" GOMODCACHE="$TMP/k6mod" GOFLAGS=-modcacherw GOWORK=off \
-    ${GO:-go} install "go.k6.io/k6@${K6_VERSION:-v1.8.1}")
-  K6BIN="$TMP/k6bin/k6"
-fi
 export K6_NO_USAGE_REPORT=true
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

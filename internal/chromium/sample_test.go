@@ -10,8 +10,11 @@ import (
 func TestSampleQueueDeliversInOrderBeforeClose(t *testing.T) {
 	var mu sync.Mutex
 	var got []float64
+	// The sink holds the first sample until every one was pushed, so the
+	// queue has backed up when close is called.
+	release := make(chan struct{})
 	q := newSampleQueue(context.Background(), func(s Sample) {
-		time.Sleep(100 * time.Microsecond) // a slow sink, so the queue backs up
+		<-release
 		mu.Lock()
 		got = append(got, s.Value)
 		mu.Unlock()
@@ -20,6 +23,7 @@ func TestSampleQueueDeliversInOrderBeforeClose(t *testing.T) {
 	for i := range n {
 		q.push(Sample{Value: float64(i)})
 	}
+	close(release)
 	q.close()
 	mu.Lock()
 	defer mu.Unlock()
