@@ -65,6 +65,8 @@ type frameTap struct {
 // streamStamps are the stamps of one stream's frames.
 type streamStamps struct {
 	sent    time.Time    // the kernel sent the request's HEADERS frame
+	sentOff uint64       // the offset of that frame's write, its stamp not yet taken
+	marked  bool         // sentOff holds a write's offset
 	headers time.Time    // the last header block before the first DATA
 	frames  []frameStamp // DATA frames not yet read past
 	total   int64        // DATA payload bytes so far
@@ -99,7 +101,8 @@ func (t *frameTap) Read(p []byte) (int, error) {
 // Write implements net.Conn: it writes to the TLS client and, when
 // HEADERS frames begin in p, notes when the kernel sent them: the
 // transmit stamp of the first TLS record of the write (see
-// stampConn.mark).
+// stampConn.mark). A device that queues the send stamps it after the write
+// returned: the write's offset is kept and sentAt takes the stamp then.
 func (t *frameTap) Write(p []byte) (int, error) {
 	t.outIDs = t.outIDs[:0]
 	t.out.scan(p, func(id uint32) { t.outIDs = append(t.outIDs, id) })
@@ -108,27 +111,47 @@ func (t *frameTap) Write(p []byte) (int, error) {
 	}
 	off := t.sc.Mark()
 	n, err := t.Conn.Write(p)
-	if at, ok := t.sc.SentAt(off); ok {
-		t.mu.Lock()
-		for _, id := range t.outIDs {
-			if s := t.streamLocked(id); s.sent.IsZero() {
-				s.sent = at
-			}
+	at, ok := t.sc.SentAt(off)
+	t.mu.Lock()
+	for _, id := range t.outIDs {
+		s := t.streamLocked(id)
+		switch {
+		case !s.sent.IsZero() || s.marked:
+		case ok:
+			s.sent = at
+		default:
+			s.sentOff, s.marked = off, true
 		}
-		t.mu.Unlock()
 	}
+	t.mu.Unlock()
 	return n, err
 }
 
-// sentAt returns when the kernel sent the HEADERS frame of stream id.
+// sentAt returns when the kernel sent the HEADERS frame of stream id. A
+// stamp that had not come when the frame was written is taken now: the
+// response began, so the request left long ago.
 func (t *frameTap) sentAt(id uint32) (time.Time, bool) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	s := t.streams[id]
-	if s == nil || s.sent.IsZero() {
+	if s == nil {
+		t.mu.Unlock()
 		return time.Time{}, false
 	}
-	return s.sent, true
+	sent, off, marked := s.sent, s.sentOff, s.marked
+	t.mu.Unlock()
+	if !sent.IsZero() {
+		return sent, true
+	}
+	if !marked {
+		return time.Time{}, false
+	}
+	at, ok := t.sc.SentAt(off)
+	if ok {
+		t.mu.Lock()
+		s.sent, s.marked = at, false
+		t.mu.Unlock()
+	}
+	return at, ok
 }
 
 // scan walks the frames in b, whose last byte arrived at at.

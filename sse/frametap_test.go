@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -155,5 +156,57 @@ func TestOutFramesFindHeaders(t *testing.T) {
 		if !slices.Equal(got, []uint32{1, 3}) {
 			t.Errorf("writes of %d bytes: HEADERS of streams %v, want [1 3]", size, got)
 		}
+	}
+}
+
+// TestFrameTapTakesLateSendStamp checks the HEADERS frame's send time on a
+// device that stamps the send after the write returned: the write's offset
+// is kept, and sentAt takes the stamp when the response asks for it.
+func TestFrameTapTakesLateSendStamp(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("kernel transmit stamps are read on Linux")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			_, _ = io.Copy(io.Discard, c)
+			c.Close()
+		}
+	}()
+	raw, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, ok := newStampConn(raw)
+	if !ok {
+		t.Fatal("no kernel stamps on a loopback TCP connection")
+	}
+	defer nc.Close()
+	sc := nc.(*stampConn)
+	tap := newFrameTap(sc, sc)
+	before := time.Now()
+	off := sc.Mark()
+	if _, err := sc.Write(h2Frame(h2Headers, 7, 3)); err != nil {
+		t.Fatal(err)
+	}
+	// The write returned before its stamp came: only its offset is noted.
+	tap.mu.Lock()
+	tap.streamLocked(7).sentOff, tap.streamLocked(7).marked = off, true
+	tap.mu.Unlock()
+	at, ok := tap.sentAt(7)
+	// A millisecond's room either side: the kernel's clock is mapped to
+	// the program's.
+	if !ok || at.Before(before.Add(-time.Millisecond)) || at.After(time.Now().Add(time.Millisecond)) {
+		t.Fatalf("sentAt = %v %v, want the kernel's send time of the write after %v", at, ok, before)
+	}
+	if again, ok := tap.sentAt(7); !ok || !again.Equal(at) {
+		t.Errorf("a second sentAt = %v %v, want %v", again, ok, at)
+	}
+	if _, ok := tap.sentAt(9); ok {
+		t.Error("a send time for a stream never written")
 	}
 }
