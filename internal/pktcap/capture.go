@@ -35,9 +35,11 @@ type Capture struct {
 	stop chan struct{}
 	done chan struct{}
 
-	drainMu sync.Mutex // one drain at a time: buf and oob are shared
-	buf     []byte
-	oob     []byte
+	closeOnce sync.Once
+	closeErr  error
+
+	drainMu sync.Mutex // one drain at a time: the ring is read in order
+	ring    *ring      // nil once closed: streams still read drain nothing
 
 	mu      sync.Mutex
 	streams map[flow]*Stream
@@ -51,26 +53,32 @@ type Capture struct {
 // Open opens the packet socket (ErrNotPermitted without CAP_NET_RAW) and
 // starts its background drain.
 func Open() (*Capture, error) {
-	fd, err := openSocket()
+	fd, r, err := openSocket()
 	if err != nil {
 		return nil, err
 	}
 	c := &Capture{
-		fd: fd, stop: make(chan struct{}), done: make(chan struct{}),
-		buf: make([]byte, snapLen), oob: make([]byte, sockstamp.OOBSize),
+		fd: fd, stop: make(chan struct{}), done: make(chan struct{}), ring: r,
 		streams: map[flow]*Stream{}, syns: map[flow]uint32{},
 	}
 	go c.drainLoop()
 	return c, nil
 }
 
-// Close stops the capture and closes its socket.
+// Close stops the capture and closes its socket; closing again does
+// nothing.
 func (c *Capture) Close() error {
-	close(c.stop)
-	<-c.done
-	c.drainMu.Lock()
-	defer c.drainMu.Unlock()
-	return closeFD(c.fd)
+	c.closeOnce.Do(func() {
+		close(c.stop)
+		<-c.done
+		c.drainMu.Lock()
+		defer c.drainMu.Unlock()
+		c.countDrops()
+		r := c.ring
+		c.ring = nil
+		c.closeErr = errors.Join(closeFD(c.fd), r.close())
+	})
+	return c.closeErr
 }
 
 // Stats returns the data segments of tracked connections seen so far and
@@ -111,7 +119,8 @@ func addrPort(a net.Addr) (netip.AddrPort, bool) {
 	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), true
 }
 
-// drainLoop empties the socket every drainEvery until Close.
+// drainLoop empties the ring every drainEvery until Close, and counts the
+// packets the kernel dropped meanwhile.
 func (c *Capture) drainLoop() {
 	defer close(c.done)
 	t := time.NewTicker(drainEvery)
@@ -122,34 +131,54 @@ func (c *Capture) drainLoop() {
 			return
 		case <-t.C:
 			c.drain()
+			c.drainMu.Lock()
+			c.countDrops()
+			c.drainMu.Unlock()
 		}
 	}
 }
 
-// drain reads every packet waiting on the socket and gives the segments
-// of tracked connections to their streams.
+// drain takes every packet waiting in the ring and gives the segments of
+// tracked connections to their streams: no system call unless the kernel
+// reports it dropped packets.
 func (c *Capture) drain() {
 	c.drainMu.Lock()
 	defer c.drainMu.Unlock()
-	for {
-		n, rx, wouldBlock, err := sockstamp.Read(c.fd, c.buf, c.oob)
-		if wouldBlock || err != nil {
-			break
+	if c.ring == nil {
+		return
+	}
+	pkt, rx, losing, ok := c.ring.next()
+	if !ok {
+		return
+	}
+	now := time.Now() // places the kernel's wall-clock stamps on the program's clock
+	c.mu.Lock()
+	for ; ok; pkt, rx, losing, ok = c.ring.next() {
+		if rx > now.UnixNano() { // came during the drain
+			now = time.Now()
 		}
-		if seg, ok := parse(c.buf[:n]); ok {
-			c.take(seg, sockstamp.At(time.Now(), rx))
+		if seg, parsed := parse(pkt); parsed {
+			c.takeLocked(seg, sockstamp.At(now, rx))
+		}
+		c.ring.release()
+		if losing {
+			c.countDrops()
 		}
 	}
+	c.mu.Unlock()
+}
+
+// countDrops adds the packets the kernel dropped since the last count
+// (PACKET_STATISTICS); drainMu is held.
+func (c *Capture) countDrops() {
 	if d := dropped(c.fd); d > 0 {
 		c.drops.Add(d)
 	}
 }
 
-// take files one segment that passed at at.
-func (c *Capture) take(seg segment, at time.Time) {
+// takeLocked files one segment that passed at at; c.mu is held.
+func (c *Capture) takeLocked(seg segment, at time.Time) {
 	k := flow{remote: seg.src, local: seg.dst}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	s := c.streams[k]
 	switch {
 	case seg.synAck && s != nil:

@@ -12,35 +12,33 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// rcvBuf is the packet socket's receive buffer: segments wait there until
-// a reader or the background drain takes them.
-const rcvBuf = 8 << 20
-
 // openSocket opens the packet socket: every interface, network header on,
-// non-blocking, the filter attached before any packet can come in, and
-// receive stamps on.
-func openSocket() (int, error) {
+// non-blocking, the filter attached before any packet can come in, and its
+// receive ring, where segments wait, stamped, until a reader or the
+// background drain takes them.
+func openSocket() (int, *ring, error) {
 	// Protocol 0 receives nothing until bind names one: the filter is in
 	// place before the first packet.
 	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
-			return -1, ErrNotPermitted
+			return -1, nil, ErrNotPermitted
 		}
-		return -1, os.NewSyscallError("socket", err)
+		return -1, nil, os.NewSyscallError("socket", err)
 	}
-	if err := setup(fd); err != nil {
+	r, err := setup(fd)
+	if err != nil {
 		unix.Close(fd)
-		return -1, err
+		return -1, nil, err
 	}
-	return fd, nil
+	return fd, r, nil
 }
 
-// setup attaches the filter, sizes the buffer, turns stamps on and binds.
-func setup(fd int) error {
-	raw, err := bpf.Assemble(filter)
+// setup attaches the filter, maps the ring and binds.
+func setup(fd int) (*ring, error) {
+	raw, err := bpf.Assemble(kernelFilter())
 	if err != nil {
-		return fmt.Errorf("pktcap: filter: %w", err)
+		return nil, fmt.Errorf("pktcap: filter: %w", err)
 	}
 	ins := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
@@ -48,19 +46,18 @@ func setup(fd int) error {
 	}
 	prog := unix.SockFprog{Len: uint16(len(ins)), Filter: &ins[0]}
 	if err := unix.SetsockoptSockFprog(fd, unix.SOL_SOCKET, unix.SO_ATTACH_FILTER, &prog); err != nil {
-		return os.NewSyscallError("setsockopt SO_ATTACH_FILTER", err)
+		return nil, os.NewSyscallError("setsockopt SO_ATTACH_FILTER", err)
 	}
-	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, rcvBuf) != nil {
-		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, rcvBuf)
-	}
-	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1); err != nil {
-		return os.NewSyscallError("setsockopt SO_TIMESTAMPNS", err)
+	r, err := newRing(fd)
+	if err != nil {
+		return nil, err
 	}
 	sa := &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL)}
 	if err := unix.Bind(fd, sa); err != nil {
-		return os.NewSyscallError("bind", err)
+		r.close()
+		return nil, os.NewSyscallError("bind", err)
 	}
-	return nil
+	return r, nil
 }
 
 // htons puts a 16-bit protocol number in network byte order.

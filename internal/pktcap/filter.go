@@ -46,6 +46,24 @@ var filter = []bpf.Instruction{
 	/* 32 */ bpf.RetConstant{Val: 0},
 }
 
+// packetOutgoing is the packet type (struct sockaddr_ll's sll_pkttype) of
+// a packet the machine sends.
+const packetOutgoing = 4
+
+// kernelFilter is filter behind a check that drops the packets the machine
+// sends: a tracked connection's received segments pass the device on
+// their way in (on loopback each packet passes twice, out and in), and
+// what the runner sends is not wanted at all. The check reads the
+// packet's type, a Linux extension that x/net's BPF VM does not run: the
+// tests run filter.
+func kernelFilter() []bpf.Instruction {
+	drop := len(filter) - 1 // filter's last instruction drops
+	return append([]bpf.Instruction{
+		bpf.LoadExtension{Num: bpf.ExtType},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: packetOutgoing, SkipTrue: uint8(drop)}, // → filter's drop
+	}, filter...)
+}
+
 // snapLen is how much of a packet the filter keeps: the largest IPv6 and
 // TCP headers (40 + 60 bytes) fit; the payload is not needed.
 const snapLen = 128
