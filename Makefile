@@ -53,10 +53,12 @@ screenshots:
 	GO=$(GO) BIN=$(BIN) ./scripts/screenshots
 
 # Go benchmarks and small load runs on loopback; results go to BENCHMARKS.md.
-# First the idle VU's memory budget (js TestIdleVUMemory, also part of make
-# test): the bench stops when an idle VU grew by more than 20 %.
+# First the memory budgets of an idle VU (js TestIdleVUMemory) and of an
+# open stream (usefulsse TestOpenStreamMemory), both also part of make
+# test: the bench stops when either grew by more than 20 %.
 bench: build
 	$(GO) test -count=1 -run '^TestIdleVUMemory$$' -v ./js/
+	$(GO) test -count=1 -run '^TestOpenStreamMemory$$' -v ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./metrics/ ./executor/
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count 5 ./sse/ ./sse/internal/reactor/ ./js/modules/usefulsse/
 	$(GO) test -run '^$$' -bench BenchmarkGet -benchmem -cpu 1 -count 3 ./js/modules/http/
