@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -141,7 +142,9 @@ func (t *Test) Execute(ctx context.Context, cfg Config) (int, error) {
 	}
 	ctl.setStatus(StatusInitDone)
 	e.banner(time.Since(initStart))
+	width := t.governWidth()
 	code, proceed, err := e.run(runCtx)
+	width.Stop()
 	if !proceed {
 		ctl.end(StatusInterrupted)
 		if runCtx.Err() != nil && errors.Is(err, js.ErrInterrupted) {
@@ -297,6 +300,19 @@ func (t *Test) planTurns() {
 	procs, turns := cpugate.Plan()
 	runtime.GOMAXPROCS(procs)
 	t.Run.JS = cpugate.New(turns)
+}
+
+// governWidth adapts the process's scheduler slots to the load from now
+// on (cpugate.Width); USEFULLATENCY_JS_TURNS=off keeps them fixed.
+func (t *Test) governWidth() *cpugate.Width {
+	if os.Getenv("USEFULLATENCY_JS_TURNS") == "off" {
+		return nil
+	}
+	var log io.Writer
+	if os.Getenv("USEFULLATENCY_WIDTH_LOG") != "" {
+		log = os.Stderr
+	}
+	return cpugate.GovernWidth(log)
 }
 
 // initVUs initialises every scenario's pre-allocated VUs, in parallel.

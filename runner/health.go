@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/cpugate"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -37,7 +38,7 @@ type health struct {
 
 // newHealth starts watching at start.
 func newHealth(start time.Time) *health {
-	h := &health{cpu: processCPU, cores: runtime.NumCPU(), start: start, lastAt: start}
+	h := &health{cpu: cpugate.ProcessCPU, cores: runtime.NumCPU(), start: start, lastAt: start}
 	h.lastCPU, _ = h.cpu()
 	return h
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/usefullatency/usefullatency/internal/cpugate"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 )
@@ -85,7 +86,7 @@ func TestHealthSample(t *testing.T) {
 // TestProcessCPU checks that the process CPU clock moves when the process
 // works.
 func TestProcessCPU(t *testing.T) {
-	before, ok := processCPU()
+	before, ok := cpugate.ProcessCPU()
 	if !ok {
 		t.Skip("no process CPU clock on this platform")
 	}
@@ -94,7 +95,7 @@ func TestProcessCPU(t *testing.T) {
 	for time.Now().Before(deadline) {
 		x++
 	}
-	if after, _ := processCPU(); after <= before {
+	if after, _ := cpugate.ProcessCPU(); after <= before {
 		t.Errorf("CPU time %v then %v after spinning (%d)", before, after, x)
 	}
 }

@@ -7,6 +7,10 @@
 // A VU holds its turn while its JavaScript runs and gives it up while it
 // waits: for its event loop, a sleep, a request. Turns are handed out in
 // the order they were asked for.
+//
+// n+1 is the widest the process runs: Width narrows GOMAXPROCS while the
+// load leaves slots idle, which cost CPU, and widens it again as soon as
+// the slots are busy or goroutines wait.
 package cpugate
 
 import (
