@@ -5,7 +5,7 @@
 # printed; copy the results into BENCHMARKS.md.
 #
 # SECTIONS picks what runs (default "idle startup open streams streammem floor").
-# The streaming sections read STREAM_RATES (default 1500; e.g. "500 1000
+# The streaming sections read STREAM_RATES (default "1000 1500"; e.g. "500 1000
 # 1500 2000"), STREAM_DURATION (30s), STREAM_LOW_RATE (20: the memory
 # baseline, same VUs) and QUIET_WAIT (seconds to wait for other processes to go idle
 # before a run, default 60); STREAM_LOG, if set, gets every run as a JSON
@@ -13,7 +13,8 @@
 # streams that run JavaScript). "streammem" reads MEM_RATE (300) and MEM_VUS (2000): memory per
 # open stream from 1 s and 5 s streams at the same rate. "floor" runs
 # bench/floorclient (net/http, no JS) and bench/epollfloor (raw sockets,
-# one epoll thread) on the same workload: what the machine allows at all.
+# one epoll thread) on the same workload: what the machine allows at all;
+# after a streams section at the same rate it prints the probe's CPU over each floor's.
 # "stamps" (not in the default) runs bench/busy.js on each transport
 # (plain, TLS HTTP/1.1, HTTP/2; BUSY JavaScript VUs spinning next to 5
 # streams/s) and prints the receive-side stamp error p95/p99/max, the
@@ -98,7 +99,7 @@ fi
 # included); "other" is the CPU the rest of the machine used meanwhile
 # (server excluded), in cores: above ~0.1 the run shared the CPU.
 if want streams || want floor || want streammem; then
-STREAM_RATES=${STREAM_RATES:-1500}
+STREAM_RATES=${STREAM_RATES:-1000 1500}
 STREAM_DURATION=${STREAM_DURATION:-30s}
 STREAM_LOW_RATE=${STREAM_LOW_RATE:-20}
 QUIET_WAIT=${QUIET_WAIT:-60}
@@ -219,6 +220,7 @@ for rate in $STREAM_RATES; do
   for _ in $(seq "$RUNS"); do stream_run "$STREAM_LOW_RATE" "$vus" 10s "$TMP/low$rate" >/dev/null; done
   if [ -n "${STREAM_LOG:-}" ]; then cat "$TMP/rate$rate" "$TMP/low$rate" >>"$STREAM_LOG"; fi
   hi=$(stream_median "$TMP/rate$rate"); lo=$(stream_median "$TMP/low$rate")
+  echo "$hi" >"$TMP/probe$rate"
   python3 - "$hi" "$lo" <<'PY'
 import json, sys
 h, l = json.loads(sys.argv[1]), json.loads(sys.argv[2])
@@ -281,12 +283,20 @@ for client in floorclient epollfloor; do
 echo "== streaming floor: bench/$client (no JS; $([ $client = floorclient ] && echo 'net/http, a goroutine per stream' || echo 'raw sockets, one epoll thread')) on the same workload (median of $RUNS)"
 for rate in $STREAM_RATES; do
   for _ in $(seq "$RUNS"); do floor_run "$client" "$rate"; done | tee "$TMP/floor$rate" | sed 's/^/   /'
-  python3 - "$TMP/floor$rate" "$rate" "$client" <<'PY'
-import re, statistics, sys
+  python3 - "$TMP/floor$rate" "$rate" "$client" "$TMP/probe$rate" <<'PY'
+import json, os, re, statistics, sys
 rows = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[3] + ":")]
 get = lambda pat: statistics.median(float(re.search(pat, l).group(1)) for l in rows)
-print(f"{sys.argv[2]}/s {sys.argv[3]} median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {get(r'p99 ([0-9.]+)'):.3f} ms,"
-      f" {get(r'([0-9.]+) CPU-s'):.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
+cpu, p99 = get(r'([0-9.]+) CPU-s'), get(r'p99 ([0-9.]+)')
+line = (f"{sys.argv[2]}/s {sys.argv[3]} median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {p99:.3f} ms,"
+        f" {cpu:.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
+# The probe side by side with this floor, when the streams section ran the same rate.
+if os.path.exists(sys.argv[4]):
+    probe = json.load(open(sys.argv[4]))
+    if probe.get("cpu_per_1000") and cpu:
+        line += (f" -> usefullatency {probe['cpu_per_1000']:.3f} CPU-s = {probe['cpu_per_1000'] / cpu:.2f}x this floor's"
+                 f" (target <= 1.3x epollfloor), first_text_error p99 {probe['err_p99']:.3f} vs {p99:.3f} ms")
+print(line)
 PY
 done
 done
