@@ -5,8 +5,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -37,18 +35,12 @@ func (turnModule) Exports() modules.Exports {
 // turnVUs starts n VUs of src sharing one run whose gate has one turn.
 func turnVUs(t *testing.T, src string, n int) []*js.VU {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.js")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := jstest.NewBundle(t, src)
 	run := jstest.NewRun(&bytes.Buffer{})
 	run.JS = cpugate.New(1)
 	vus := make([]*js.VU, n)
 	for i := range vus {
+		var err error
 		if vus[i], err = b.NewVU(context.Background(), int64(i+1), run); err != nil {
 			t.Fatal(err)
 		}

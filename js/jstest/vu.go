@@ -30,11 +30,28 @@ func NewRun(log *bytes.Buffer) *modules.Run {
 // it (see NewVUFile).
 func NewVU(t testing.TB, src string) *js.VU {
 	t.Helper()
+	return NewVUFile(t, writeScript(t, src))
+}
+
+// NewBundle writes src to a file in a temporary directory and bundles it,
+// for a test that starts VUs of its own. It fails the test on any error.
+func NewBundle(t testing.TB, src string) *js.Bundle {
+	t.Helper()
+	b, err := js.NewBundle(writeScript(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeScript writes src to s.js in a temporary directory.
+func writeScript(t testing.TB, src string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.js")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return NewVUFile(t, path)
+	return path
 }
 
 // NewVUFile bundles the script at path and initialises VU 1 on it in a new
@@ -73,14 +90,7 @@ func Run(ctx context.Context, t testing.TB, src string, iterations int, opts ...
 // none), as a browser scenario's must for k6/browser.
 func RunScenario(ctx context.Context, t testing.TB, src string, iterations int, sc *modules.ScenarioInfo, opts ...func(*modules.Run)) Result {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "script.js")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := NewBundle(t, src)
 	log := &bytes.Buffer{}
 	run := NewRun(log)
 	for _, o := range opts {

@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -61,14 +59,7 @@ export default function () {
 // consolidated options opts; it stops at the first that fails.
 func runWithOptions(t *testing.T, n int, src string, opts map[string]any, env map[string]string) error {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.js")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := jstest.NewBundle(t, src)
 	run := jstest.NewRun(&bytes.Buffer{})
 	run.Options, run.Env = opts, env
 	vu, err := b.NewVU(context.Background(), 1, run)

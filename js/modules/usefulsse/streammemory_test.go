@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -56,25 +55,18 @@ func TestOpenStreamMemory(t *testing.T) {
 	}
 	registerOnce.Do(func() { modules.Register(Name, New()) })
 	srv := startHeldStreams(t)
-	path := filepath.Join(t.TempDir(), "open.js")
-	src := `import usefulsse from 'k6/x/usefulsse';
+	b := jstest.NewBundle(t, `import usefulsse from 'k6/x/usefulsse';
 export default function () {
   usefulsse.post(__ENV.URL, { question: 'Can I return my order?' }, { dialect: 'business', tags: { bucket: 'qa' } });
 }
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := js.NewBundle(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	run := jstest.NewRun(&bytes.Buffer{})
 	run.Env["URL"] = srv.url
 	run.Engine.Subscribe(func([]metrics.Sample) {})
 	defer run.End()
 	vus := make([]*js.VU, openStreams)
 	for i := range vus {
+		var err error
 		if vus[i], err = b.NewVU(context.Background(), int64(i+1), run); err != nil {
 			t.Fatal(err)
 		}
