@@ -6,10 +6,10 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"runtime/pprof"
 	"testing"
 
 	"github.com/usefullatency/usefullatency/js"
+	"github.com/usefullatency/usefullatency/js/jstest"
 )
 
 // idleVUBytes is the live heap of one initialised idle VU of
@@ -57,7 +57,7 @@ func TestIdleVUMemory(t *testing.T) {
 	perVU := float64(liveHeap()-before) / idleVUs
 	runtime.KeepAlive(warm)
 	if profile != "" {
-		writeHeapProfile(t, profile)
+		jstest.WriteHeapProfile(t, profile)
 	}
 	runtime.KeepAlive(vus)
 	t.Logf("live heap per idle VU: %.0f bytes (%.1f KB), budget %.0f", perVU, perVU/1024, idleVUBytes*1.2)
@@ -72,17 +72,4 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-func writeHeapProfile(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runtime.GC()
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,7 +99,7 @@ export default function () {
 	perStream := float64(after-before) / (openStreams - 1)
 	stack := float64(afterStack-beforeStack) / (openStreams - 1)
 	if profile != "" {
-		writeHeapProfile(t, profile)
+		jstest.WriteHeapProfile(t, profile)
 	}
 	srv.release()
 	wg.Wait()
@@ -118,19 +117,6 @@ func liveMemory() (total, stacks uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc + ms.StackInuse, ms.StackInuse
-}
-
-// writeHeapProfile writes the heap profile to path.
-func writeHeapProfile(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // heldStreams is the child process serving held streams.
