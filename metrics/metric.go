@@ -71,6 +71,22 @@ func (t Tags) With(key, value string) Tags {
 	return out
 }
 
+// WithAll returns a copy of t with every pair of extra added, in one map:
+// adding several tags one With at a time copies the map each time.
+func (t Tags) WithAll(extra map[string]string) Tags {
+	if len(extra) == 0 {
+		return t
+	}
+	out := make(Tags, len(t)+len(extra))
+	for k, v := range t {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
 // Contains reports whether every pair of sel is present in t.
 func (t Tags) Contains(sel Tags) bool {
 	for k, v := range sel {

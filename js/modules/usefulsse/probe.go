@@ -174,11 +174,7 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 			req.MaxRedirects = -1 // the option's 0 follows none
 		}
 	}
-	base := st.Tags
-	for k, v := range tags {
-		base = base.With(k, v)
-	}
-	return &call{req: req, tags: base, meta: st.Metadata}, nil
+	return &call{req: req, tags: st.Tags.WithAll(tags), meta: st.Metadata}, nil
 }
 
 // newIteration closes the VU's idle connections at its first request of
