@@ -287,15 +287,16 @@ for rate in $STREAM_RATES; do
 import json, os, re, statistics, sys
 rows = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[3] + ":")]
 get = lambda pat: statistics.median(float(re.search(pat, l).group(1)) for l in rows)
-cpu, p99 = get(r'([0-9.]+) CPU-s'), get(r'p99 ([0-9.]+)')
+cpu, p99, rss = get(r'([0-9.]+) CPU-s'), get(r'p99 ([0-9.]+)'), get(r'peak RSS ([0-9.]+) MB')
 line = (f"{sys.argv[2]}/s {sys.argv[3]} median: first_text_error p50 {get(r'p50 ([0-9.]+)'):.3f} ms p99 {p99:.3f} ms,"
-        f" {cpu:.3f} CPU-s per 1000 streams, failed {get(r'failed ([0-9]+)'):.0f}")
+        f" {cpu:.3f} CPU-s per 1000 streams, peak RSS {rss:.0f} MB, failed {get(r'failed ([0-9]+)'):.0f}")
 # The probe side by side with this floor, when the streams section ran the same rate.
 if os.path.exists(sys.argv[4]):
     probe = json.load(open(sys.argv[4]))
     if probe.get("cpu_per_1000") and cpu:
         line += (f" -> usefullatency {probe['cpu_per_1000']:.3f} CPU-s = {probe['cpu_per_1000'] / cpu:.2f}x this floor's"
-                 f" (target <= 1.3x epollfloor), first_text_error p99 {probe['err_p99']:.3f} vs {p99:.3f} ms")
+                 f" (target <= 1.3x epollfloor), first_text_error p99 {probe['err_p99']:.3f} vs {p99:.3f} ms,"
+                 f" peak RSS {probe['rss_kb'] / 1024:.0f} vs {rss:.0f} MB, dropped {probe['dropped']:.0f}")
 print(line)
 PY
 done
