@@ -90,11 +90,10 @@ func TestSendTimeUnderBusyClient(t *testing.T) {
 	do() // connects: the requests below reuse the connection
 	stop := make(chan struct{})
 	spin.Until(stop)
-	var early []time.Duration // how long before the server received it the request's start lies
-	for range 30 {
+	early := steadySamples(t, 30, func() time.Duration { // how long before the server received it the request's start lies
 		res, rx := do()
-		early = append(early, rx.Sub(res.Sent))
-	}
+		return rx.Sub(res.Sent)
+	})
 	close(stop)
 	slices.Sort(early)
 	t.Logf("start before the server's receive time: min %v p95 %v max %v", early[0], p95(early), early[len(early)-1])
@@ -165,11 +164,10 @@ func TestSendTimeOverTLS(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			stop := make(chan struct{})
 			spin.Until(stop)
-			var early []time.Duration
-			for range 30 {
+			early := steadySamples(t, 30, func() time.Duration {
 				res, rx := do()
-				early = append(early, rx.Sub(res.Sent))
-			}
+				return rx.Sub(res.Sent)
+			})
 			close(stop)
 			slices.Sort(early)
 			t.Logf("start before the server's receive time: min %v p95 %v max %v", early[0], p95(early), early[len(early)-1])
@@ -186,4 +184,28 @@ func TestSendTimeOverTLS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// steadySamples takes n samples of measure, each a difference between
+// two kernel stamps that were placed on the monotonic clock at different
+// moments, and leaves out (and takes again) those during which the wall
+// clock was adjusted: the kernel stamps in wall-clock time, so a step
+// between the two placements moves one stamp by the step. It fails the
+// test when the clock kept being adjusted.
+func steadySamples(t *testing.T, n int, measure func() time.Duration) []time.Duration {
+	t.Helper()
+	var out []time.Duration
+	for tries := 0; len(out) < n; tries++ {
+		if tries == 3*n {
+			t.Fatalf("the wall clock was adjusted during %d of %d samples", tries-len(out), tries)
+		}
+		stepped := wallSteps()
+		d := measure()
+		if step := stepped(); step > 20*time.Microsecond {
+			t.Logf("a sample left out: the wall clock moved %v against the monotonic clock during it", step)
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
