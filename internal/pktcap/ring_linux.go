@@ -64,8 +64,8 @@ func (r *ring) next() (pkt []byte, rx int64, losing, ok bool) {
 	}
 	start := r.head*ringFrame + int(h.Net)
 	end := start + int(h.Snaplen)
-	if int(h.Net) > ringFrame || end > (r.head+1)*ringFrame {
-		end = start // a frame the kernel can't have written: skipped
+	if end > (r.head+1)*ringFrame {
+		start, end = 0, 0 // a frame the kernel can't have written: an empty packet, which parse skips
 	}
 	return r.mem[start:end], int64(h.Sec)*1e9 + int64(h.Nsec), st&unix.TP_STATUS_LOSING != 0, true
 }
