@@ -79,9 +79,9 @@ func (p widthPolicy) next(s widthState, widest int, used float64, lat99 time.Dur
 // width it started at. Every idle scheduler slot costs CPU: each time a
 // goroutine becomes runnable Go's scheduler wakes a thread to look for
 // work for the idle slots, which at a thousand requests per second is
-// most of a runner's CPU. A slot is added within one window when
-// goroutines wait for one or the slots are busy, and taken away after two
-// seconds of light load.
+// most of a runner's CPU. A slot is added within one or two windows when
+// goroutines wait for one or the slots are busy, and taken away after
+// defaultWidth's half second of light load.
 type Width struct {
 	max    int
 	policy widthPolicy
