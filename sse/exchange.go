@@ -213,14 +213,8 @@ func (x *exchange) failTransport(err error) {
 
 // receive handles the response: headers, status, content type, stream.
 func (x *exchange) receive(resp *http.Response) {
-	x.tl.headers.set(x.clock())
-	x.res.Status, x.res.Proto, x.res.Header = resp.StatusCode, resp.Proto, resp.Header
-	x.res.URL = resp.Request.URL.String()
-	if q, ok := x.req.Queue.fromHeader(resp.Header); ok {
-		x.tl.queue.set(time.Duration(q * float64(time.Millisecond)))
-	}
-	x.meter = &meter{r: resp.Body, last: &x.lastByte, clock: x.clock}
-	x.lastByte.Store(int64(x.clock()))
+	x.head(resp)
+	x.meter.r = resp.Body
 	body, err := x.limitedBody(resp.Header.Get("Content-Encoding"))
 	switch {
 	case err != nil:
@@ -237,6 +231,19 @@ func (x *exchange) receive(resp *http.Response) {
 	x.cancel(nil)
 }
 
+// head records the response's head: its time, status and headers, and
+// the queue time a header reports; the body's meter starts.
+func (x *exchange) head(resp *http.Response) {
+	x.tl.headers.set(x.clock())
+	x.res.Status, x.res.Proto, x.res.Header = resp.StatusCode, resp.Proto, resp.Header
+	x.res.URL = resp.Request.URL.String()
+	if q, ok := x.req.Queue.fromHeader(resp.Header); ok {
+		x.tl.queue.set(time.Duration(q * float64(time.Millisecond)))
+	}
+	x.meter = &meter{last: &x.lastByte, clock: x.clock}
+	x.lastByte.Store(int64(x.clock()))
+}
+
 // failStatus records a non-2xx response with the start of its body.
 func (x *exchange) failStatus(resp *http.Response, body io.Reader) {
 	b, _ := io.ReadAll(io.LimitReader(body, errorBodyLimit))
@@ -250,12 +257,8 @@ func (x *exchange) failStatus(resp *http.Response, body io.Reader) {
 // checkContentType fails the request unless the body is an event stream or
 // of an accepted type.
 func (x *exchange) checkContentType(resp *http.Response) bool {
-	ct := resp.Header.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
-	if ct == "" || err != nil {
-		mt = ct
-	}
-	if acceptsContentType(mt, x.req.AcceptContentTypes) {
+	ok, ct := x.streamType(resp)
+	if ok {
 		return true
 	}
 	if ct == "" {
@@ -264,6 +267,17 @@ func (x *exchange) checkContentType(resp *http.Response) bool {
 		x.res.fail(CodeContentType, fmt.Sprintf("content type %q is not text/event-stream", ct))
 	}
 	return false
+}
+
+// streamType reports whether the response's Content-Type is an event
+// stream or an accepted type, and returns it.
+func (x *exchange) streamType(resp *http.Response) (bool, string) {
+	ct := resp.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if ct == "" || err != nil {
+		mt = ct
+	}
+	return acceptsContentType(mt, x.req.AcceptContentTypes), ct
 }
 
 // open runs Request.OnOpen; it reports whether to read the stream.

@@ -106,12 +106,18 @@ func (x *exchange) Transmitted(at time.Time, setup time.Duration) {
 }
 
 // Respond implements reactor.Exchange: a redirect is left for the
-// exchange to follow, any other response is read as every exchange does.
-func (x *exchange) Respond(resp *http.Response) {
+// exchange to follow, an event stream the reactor can push is taken as its
+// bytes arrive (pushedStream), any other response is read as every
+// exchange does.
+func (x *exchange) Respond(resp *http.Response) reactor.Sink {
 	if r := redirectOf(resp); r != nil && x.ctx.Err() == nil {
 		x.redirect = r
 		resp.Body.Close() // unread: the connection is not kept
-		return
+		return nil
+	}
+	if x.pushable(resp) {
+		return x.push(resp)
 	}
 	x.receive(resp)
+	return nil
 }

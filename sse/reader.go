@@ -105,6 +105,9 @@ func (s *stream) read(body io.Reader) error {
 	return nil
 }
 
+// ended implements eventHandler.
+func (s *stream) ended() bool { return s.finished }
+
 // readError maps the parser's error: an event above the size limit, or the
 // body's own error.
 func (s *stream) readError(err error, cr *commentReader) error {

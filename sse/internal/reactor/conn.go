@@ -59,6 +59,11 @@ type Conn struct {
 	got     int64     // bytes read during this exchange
 	keep    bool      // the connection may serve another exchange after this one
 
+	// A body pushed to the exchange's sink (sink.go) instead of read by
+	// the coroutine, which has ended; its framing.
+	sink  Sink
+	frame *framing
+
 	headLimit bool // the response head is being read: headLeft bounds it
 	headLeft  int  // bytes the response head may still take
 
@@ -347,6 +352,10 @@ func (c *Conn) splitFeed(b []byte, now time.Time) bool {
 // empty read is the end of the connection).
 func (c *Conn) feed(b []byte, at time.Time, err error) {
 	c.readAt = at
+	if c.sink != nil {
+		c.pushRead(b, err)
+		return
+	}
 	switch {
 	case err != nil:
 		c.err = err
@@ -362,8 +371,15 @@ func (c *Conn) feed(b []byte, at time.Time, err error) {
 func (c *Conn) interrupted(x Exchange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.call == nil || c.call.x != x || c.next == nil || c.state == Parked {
-		return // ended, or a handoff: its reader wakes with the context
+	if c.call == nil || c.call.x != x || c.state == Parked {
+		return // ended
+	}
+	if c.sink != nil {
+		c.endPush(context.Cause(x.Context()))
+		return
+	}
+	if c.next == nil {
+		return // a handoff: its reader wakes with the context
 	}
 	if c.err == nil {
 		c.err = context.Cause(x.Context())
@@ -380,7 +396,17 @@ func (c *Conn) resume() {
 	if _, more := c.next(); more {
 		return
 	}
+	if c.sink != nil {
+		c.startPush()
+		return
+	}
 	c.pending = c.pending[:0:0] // the reactor's buffer is reused
+	c.finish()
+}
+
+// finish ends the exchange once its response was read: the connection is
+// released, or parked while its request is still being written.
+func (c *Conn) finish() {
 	if c.state == SendingReading {
 		c.to(Parked) // the sender releases it after its write
 		return
@@ -419,6 +445,7 @@ func (c *Conn) releaseNow() {
 // detach forgets the exchange.
 func (c *Conn) detach() {
 	c.call, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
+	c.sink, c.frame = nil, nil
 	c.txWaiting = false
 	if c.br != nil {
 		c.br.Reset(nil)

@@ -41,10 +41,29 @@ type Exchange interface {
 	// request, before the response is parsed, and only where the kernel
 	// stamps transmissions (Linux). Called under the connection's lock.
 	Transmitted(at time.Time, setup time.Duration)
-	// Respond handles the response whose head was read; its body reads
-	// through the connection. It runs in the coroutine the reactor resumes,
-	// or on the caller's goroutine for a handoff.
-	Respond(resp *http.Response)
+	// Respond handles the response whose head was read: it reads the body
+	// through the connection, or returns a Sink the reactor pushes the
+	// body to as it arrives (never for a handoff). It runs in the
+	// coroutine the reactor resumes, or on the caller's goroutine for a
+	// handoff.
+	Respond(resp *http.Response) Sink
+}
+
+// Sink takes a response body as the reactor reads it, instead of reading
+// it: no coroutine and no goroutine waits for the next bytes. The body's
+// framing (chunked, Content-Length, the connection's end) is the
+// reactor's; content codings are not undone. Its methods run on the
+// reactor under the connection's lock: they must not block, nor call the
+// connection but for Arrival and Settle.
+type Sink interface {
+	// Body takes bytes of the body that arrived at the connection's
+	// Arrival. An error ends the body there (End gets it) and closes the
+	// connection.
+	Body(b []byte) error
+	// End ends the body, once: nil at its clean end, else its failure: a
+	// malformed or truncated body, a read error, Body's error, the cause
+	// of the exchange's context, or ErrInternal.
+	End(err error)
 }
 
 // RequestError is a request that can't be written in HTTP/1.1 wire format

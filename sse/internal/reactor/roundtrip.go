@@ -137,7 +137,12 @@ func (c *Conn) await(k *call) {
 // receive parses the response with net/http's parser and hands it to the
 // exchange: in the coroutine, or on the caller's goroutine for a handoff.
 func (c *Conn) receive(k *call, hreq *http.Request) {
-	defer k.settle()
+	pushed := false
+	defer func() {
+		if !pushed {
+			k.settle() // else when the pushed body ends
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			c.keep = false
@@ -158,7 +163,9 @@ func (c *Conn) receive(k *call, hreq *http.Request) {
 	if k.h != nil {
 		k.h.bodyOut = true
 	}
-	k.x.Respond(resp)
+	if sink := k.x.Respond(resp); sink != nil {
+		c.sink, c.frame, pushed = sink, framingOf(resp), true
+	}
 }
 
 // replayable reports whether a request that was written may be sent again

@@ -48,10 +48,11 @@ func (r *recorder) Transmitted(at time.Time, setup time.Duration) {
 	r.at, r.setup = at, setup
 }
 
-func (r *recorder) Respond(resp *http.Response) {
+func (r *recorder) Respond(resp *http.Response) Sink {
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	r.body = string(b)
+	return nil
 }
 
 // echoServer answers every request on a kept-alive connection with a

@@ -1,0 +1,243 @@
+//go:build linux && !noreactor
+
+package reactor
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pushRecorder is an Exchange that takes its body pushed, as a Sink, and
+// records what it was given.
+type pushRecorder struct {
+	recorder
+	panicOn string        // Body panics on bytes holding it
+	arrived chan struct{} // if set, told of each Body
+
+	pmu   sync.Mutex
+	got   strings.Builder
+	ends  int
+	err   error
+	stamp []time.Time
+}
+
+func (r *pushRecorder) Respond(*http.Response) Sink { return r }
+
+func (r *pushRecorder) Body(b []byte) error {
+	if r.panicOn != "" && strings.Contains(string(b), r.panicOn) {
+		panic("sink bug")
+	}
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.got.Write(b)
+	r.stamp = append(r.stamp, r.attached.Arrival())
+	if r.arrived != nil {
+		select {
+		case r.arrived <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+func (r *pushRecorder) End(err error) {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.ends++
+	r.err = err
+}
+
+// rawServer answers each request on a kept-alive connection with the next
+// of answers, written as it is, and counts connections.
+func rawServer(t *testing.T, answers ...string) (url string, conns func() int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	n, next := 0, 0
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			n++
+			mu.Unlock()
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					_, _ = io.Copy(io.Discard, req.Body)
+					mu.Lock()
+					a := answers[next%len(answers)]
+					next++
+					mu.Unlock()
+					if _, err := io.WriteString(c, a); err != nil || strings.Contains(a, "Connection: close") {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/", func() int { mu.Lock(); defer mu.Unlock(); return n }
+}
+
+const streamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+
+// TestPushedBodies reads bodies of each framing through a sink: the body
+// arrives whole, without its framing, End comes once with the body's
+// outcome, and the connection serves the next request only after a clean
+// end with nothing after it.
+func TestPushedBodies(t *testing.T) {
+	if !Available() {
+		t.Skip("no reactor in this build")
+	}
+	cases := []struct {
+		name, answer, body string
+		err                error // End's, nil for a clean end
+		conns              int   // connections for two requests
+	}{
+		{"length", streamHead + "Content-Length: 9\r\n\r\ndata: a\n\n", "data: a\n\n", nil, 1},
+		{"chunked with trailer", streamHead + "Transfer-Encoding: chunked\r\n\r\n5\r\ndata:\r\n4;x=y\r\n a\n\n\r\n0\r\nX-T: 1\r\n\r\n", "data: a\n\n", nil, 1},
+		{"empty", streamHead + "Content-Length: 0\r\n\r\n", "", nil, 1},
+		{"bytes after the body", streamHead + "Content-Length: 3\r\n\r\nabcdef", "abc", nil, 2},
+		{"until close", "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: b\n\n", "data: b\n\n", nil, 2},
+		{"truncated", streamHead + "Content-Length: 50\r\nConnection: close\r\n\r\ndata: c\n\n", "data: c\n\n", io.ErrUnexpectedEOF, 2},
+		{"malformed chunk", streamHead + "Transfer-Encoding: chunked\r\n\r\n3\r\nabcXY", "abc", errMalformed, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url, conns := rawServer(t, tc.answer)
+			d := &net.Dialer{}
+			p := NewPool(d.DialContext, 2, time.Minute)
+			defer p.CloseIdle()
+			for i := range 2 {
+				x := &pushRecorder{recorder: recorder{ctx: context.Background()}}
+				hreq, _ := http.NewRequest(http.MethodGet, url, nil)
+				if err := p.Do(x, hreq, time.Now().Add(10*time.Second)); err != nil {
+					t.Fatalf("request %d: %v", i, err)
+				}
+				x.pmu.Lock()
+				got, ends, err := x.got.String(), x.ends, x.err
+				x.pmu.Unlock()
+				if got != tc.body || ends != 1 || !errors.Is(err, tc.err) {
+					t.Fatalf("request %d: body %q, %d ends, end %v; want %q, 1 end, %v", i, got, ends, err, tc.body, tc.err)
+				}
+			}
+			if n := conns(); n != tc.conns {
+				t.Errorf("%d connections for two requests, want %d", n, tc.conns)
+			}
+		})
+	}
+}
+
+// TestPushedBodyStampsEachRead checks that bytes pushed from separate
+// reads carry their own arrivals, in order.
+func TestPushedBodyStampsEachRead(t *testing.T) {
+	if !Available() {
+		t.Skip("no reactor in this build")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	proceed := make(chan struct{})
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		if _, err := http.ReadRequest(bufio.NewReader(c)); err != nil {
+			return
+		}
+		_, _ = io.WriteString(c, streamHead+"Transfer-Encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n")
+		<-proceed
+		_, _ = io.WriteString(c, "9\r\ndata: b\n\n\r\n0\r\n\r\n")
+	}()
+	d := &net.Dialer{}
+	p := NewPool(d.DialContext, 2, time.Minute)
+	defer p.CloseIdle()
+	x := &pushRecorder{recorder: recorder{ctx: context.Background()}, arrived: make(chan struct{}, 1)}
+	hreq, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/", nil)
+	done := make(chan error, 1)
+	go func() { done <- p.Do(x, hreq, time.Now().Add(10*time.Second)) }()
+	<-x.arrived
+	close(proceed)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if x.got.String() != "data: a\n\ndata: b\n\n" || len(x.stamp) != 2 || !x.stamp[1].After(x.stamp[0]) {
+		t.Fatalf("body %q, stamps %v: want two reads, the second stamped later", x.got.String(), x.stamp)
+	}
+}
+
+// TestSinkPanic checks that a sink's panic ends its exchange with
+// ErrInternal, once, and leaves the reactor serving other requests.
+func TestSinkPanic(t *testing.T) {
+	if !Available() {
+		t.Skip("no reactor in this build")
+	}
+	url, _ := rawServer(t, streamHead+"Content-Length: 9\r\n\r\ndata: a\n\n")
+	d := &net.Dialer{}
+	p := NewPool(d.DialContext, 2, time.Minute)
+	defer p.CloseIdle()
+	x := &pushRecorder{recorder: recorder{ctx: context.Background()}, panicOn: "data"}
+	hreq, _ := http.NewRequest(http.MethodGet, url, nil)
+	if err := p.Do(x, hreq, time.Now().Add(10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if x.ends != 1 || !errors.Is(x.err, ErrInternal) {
+		t.Fatalf("%d ends, end %v; want one, with ErrInternal", x.ends, x.err)
+	}
+	y := &pushRecorder{recorder: recorder{ctx: context.Background()}}
+	hreq, _ = http.NewRequest(http.MethodGet, url, nil)
+	if err := p.Do(y, hreq, time.Now().Add(10*time.Second)); err != nil || y.got.String() != "data: a\n\n" || y.err != nil {
+		t.Fatalf("the next request: %v, body %q, end %v", err, y.got.String(), y.err)
+	}
+}
+
+// TestPushedBodyInterrupted checks that ending the exchange's context
+// ends a pushed body that is waiting for bytes, with the context's cause.
+func TestPushedBodyInterrupted(t *testing.T) {
+	if !Available() {
+		t.Skip("no reactor in this build")
+	}
+	url, _ := rawServer(t, streamHead+"Transfer-Encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n")
+	d := &net.Dialer{}
+	p := NewPool(d.DialContext, 2, time.Minute)
+	defer p.CloseIdle()
+	cause := errors.New("gave up")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	x := &pushRecorder{recorder: recorder{ctx: ctx}, arrived: make(chan struct{}, 1)}
+	hreq, _ := http.NewRequest(http.MethodGet, url, nil)
+	done := make(chan error, 1)
+	go func() { done <- p.Do(x, hreq, time.Now().Add(10*time.Second)) }()
+	<-x.arrived
+	cancel(cause)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	x.pmu.Lock()
+	defer x.pmu.Unlock()
+	if x.ends != 1 || !errors.Is(x.err, cause) {
+		t.Fatalf("%d ends, end %v; want one, with the context's cause", x.ends, x.err)
+	}
+}
