@@ -36,6 +36,9 @@ func (b *textBuf) WriteString(s string) {
 		return
 	}
 	b.n += len(s)
+	if len(b.tail) == 0 && cap(b.flat) == 0 {
+		b.flat = make([]byte, 0, max(len(s), minTextChunk))
+	}
 	if len(b.tail) == 0 && len(s) <= cap(b.flat)-len(b.flat) {
 		b.flat = append(b.flat, s...)
 		return
@@ -53,12 +56,13 @@ func (b *textBuf) WriteString(s string) {
 }
 
 // String returns the text so far. With chunks pending, it joins them
-// into a new contiguous start with a quarter of room to grow, so that a
+// into a new contiguous start with a quarter of room to grow (at least
+// minTextChunk bytes in all), so that a
 // caller reading the text at each append copies it a bounded number of
 // times, as with a strings.Builder.
 func (b *textBuf) String() string {
 	if len(b.tail) > 0 {
-		b.join(b.n + b.n/4)
+		b.join(max(b.n+b.n/4, minTextChunk))
 	}
 	return unsafe.String(unsafe.SliceData(b.flat), len(b.flat))
 }

@@ -133,7 +133,11 @@ func (s *Stream) splitLocked(off uint64, n int, dst []Piece) (pieces []Piece, ok
 	for i < len(s.arrivals) && s.arrivals[i].End <= off {
 		i++
 	}
-	s.arrivals = s.arrivals[i:]
+	if i > 0 {
+		// Moved to the front rather than resliced: the array keeps its
+		// capacity, and the next arrival's append does not allocate.
+		s.arrivals = append(s.arrivals[:0], s.arrivals[i:]...)
+	}
 	end := off + uint64(n)
 	if n <= 0 || len(s.arrivals) == 0 || s.edge < end {
 		return dst, false

@@ -65,9 +65,13 @@ const (
 )
 
 // framingOf returns the framing of resp's body, as net/http parsed its
-// head.
+// head: none for a response that has no body whatever its head says (1xx,
+// 204, 304, or the answer to HEAD).
 func framingOf(resp *http.Response) *framing {
-	switch {
+	switch s := resp.StatusCode; {
+	case s/100 == 1 || s == http.StatusNoContent || s == http.StatusNotModified ||
+		(resp.Request != nil && resp.Request.Method == http.MethodHead):
+		return &framing{kind: byLength}
 	case len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked":
 		return &framing{kind: byChunks}
 	case resp.ContentLength >= 0:
@@ -189,13 +193,13 @@ func (f *framing) chunkSize(line []byte) error {
 	if err != nil {
 		return err
 	}
+	if n == 0 {
+		f.state = chunkTrailer // the last chunk: net/http lets its line end the body
+		return nil
+	}
 	f.excess = max(f.excess-chunkOverhead-2*int64(n), 0)
 	if f.excess > maxExcess {
 		return errNonData
-	}
-	if n == 0 {
-		f.state = chunkTrailer
-		return nil
 	}
 	f.left, f.state = n, chunkData
 	return nil
