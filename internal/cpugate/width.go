@@ -13,33 +13,48 @@ type widthPolicy struct {
 	// every is the window over which the load is judged.
 	every time.Duration
 	// widenLatency is the scheduling latency (the window's 99th
-	// percentile of how long runnable goroutines waited for a slot) above
-	// which, in two windows in a row or four times over in one, a slot is
-	// added: goroutines, the network's among them, are waiting. (A single
-	// window over it is often a garbage collection.)
+	// percentile of how long runnable goroutines waited for a slot) that,
+	// four times over in a window, adds a slot, and that no window may
+	// exceed for a slot to be taken away. Shorter waits come and go
+	// whatever the width (the operating system's scheduling, timers): a
+	// wider runner measured no better send and read lags for them.
 	widenLatency time.Duration
 	// widenBusy is the share of the slots' time the process's CPU use
-	// reaches above which a slot is added at once.
+	// reaches, two windows in a row, above which a slot is added.
 	widenBusy float64
 	// narrowBusy is the share of one slot fewer that the CPU use must stay
 	// under on average over narrowAfter windows in a row, each with a
-	// scheduling latency under widenLatency / 2, before a slot is taken
-	// away.
+	// scheduling latency at most widenLatency, before a slot is taken
+	// away. The same work takes less CPU on fewer slots (an idle slot
+	// costs a thread's wake-up per runnable goroutine): what one slot
+	// fewer would use is less than what the slots use now.
 	narrowBusy  float64
 	narrowAfter int
 	// holdAfterWiden is how many windows no slot is taken away after one
-	// was added because goroutines waited: a load that needs the slot
-	// now and then keeps it.
+	// was added: a load that needs the slot now and then keeps it.
 	holdAfterWiden int
 }
 
-// defaultWidth is the runner's policy: 100 ms windows, a slot added when
-// goroutines wait over a millisecond (two windows in a row) or the slots
-// are 70 % busy, taken away after half a second that used under 40 % of
-// one slot fewer on average, and not for 3 s after goroutines waited.
+// defaultWidth is the runner's policy: 100 ms windows; a slot added when
+// the slots are 70 % busy two windows in a row or goroutines waited over
+// 4 ms in one, taken away after a second without a wait over 1 ms that
+// used under 80 % of one slot fewer on average, and not for 3 s after one
+// was added. Windows in which the collector ran are left out: it borrows
+// idle slots and stops goroutines, whatever the width.
 var defaultWidth = widthPolicy{
 	every: 100 * time.Millisecond, widenLatency: time.Millisecond, widenBusy: 0.7,
-	narrowBusy: 0.4, narrowAfter: 5, holdAfterWiden: 30,
+	narrowBusy: 0.8, narrowAfter: 10, holdAfterWiden: 30,
+}
+
+// window is what the policy saw of one window.
+type window struct {
+	used  float64       // cores the process used
+	lat99 time.Duration // the 99th percentile of goroutines' scheduling latency
+	// gc says the collector did work: its CPU is counted when its cycle
+	// ends, so the window before may hold the cycle's start.
+	gc bool
+	// live is the heap the last collection found live, in bytes.
+	live uint64
 }
 
 // widthState is what the policy remembers between windows.
@@ -48,30 +63,39 @@ type widthState struct {
 	calm  int     // windows in a row without goroutines waiting
 	used  float64 // the cores used in those windows, summed
 	hold  int     // windows left before narrowing is allowed again
-	late  bool    // goroutines waited over widenLatency in the last window
+	// The two windows before the latest: a window is judged once the one
+	// after it showed no collection (a cycle's CPU is counted at its end,
+	// so the window before may hold its start).
+	prev, prev2 window
 }
 
-// next judges one window in which the process used used cores and its
-// goroutines waited lat99 for a slot (99th percentile), and returns the
-// state with the width to run the next window at, between 1 and widest.
-func (p widthPolicy) next(s widthState, widest int, used float64, lat99 time.Duration) widthState {
+// next takes the latest window and judges the one before it, and returns
+// the state with the width to run the next window at, between 1 and
+// widest. A slot is added on a signal that held two windows in a row, or
+// on a long wait in one; windows in which the collector ran are left out.
+func (p widthPolicy) next(s widthState, widest int, w window) widthState {
 	s.hold = max(s.hold-1, 0)
-	late := lat99 > p.widenLatency
+	cur, before := s.prev, s.prev2
+	s.prev2, s.prev = cur, w
+	if w.gc || cur.gc {
+		return s // left out, with the light windows counted so far
+	}
+	slots := float64(s.procs)
+	busy := func(x window) bool { return x.used > p.widenBusy*slots }
+	twice := func(f func(window) bool) bool { return !before.gc && f(before) && f(cur) }
 	switch {
-	case s.procs < widest && (late && s.late || lat99 > 4*p.widenLatency):
-		return widthState{procs: s.procs + 1, hold: p.holdAfterWiden}
-	case s.procs < widest && used > p.widenBusy*float64(s.procs):
-		return widthState{procs: s.procs + 1, hold: s.hold}
-	case s.procs > 1 && s.hold == 0 && lat99 < p.widenLatency/2:
-		s.calm, s.used, s.late = s.calm+1, s.used+used, late
+	case s.procs < widest && (cur.lat99 > 4*p.widenLatency || twice(busy)):
+		return widthState{procs: s.procs + 1, hold: p.holdAfterWiden, prev: w}
+	case s.procs > 1 && s.hold == 0 && cur.lat99 <= p.widenLatency:
+		s.calm, s.used = s.calm+1, s.used+cur.used
 		if s.calm < p.narrowAfter {
 			return s
 		}
-		if s.used/float64(s.calm) < p.narrowBusy*float64(s.procs-1) {
-			return widthState{procs: s.procs - 1}
+		if s.used/float64(s.calm) < p.narrowBusy*(slots-1) {
+			return widthState{procs: s.procs - 1, prev: w}
 		}
 	}
-	s.calm, s.used, s.late = 0, 0, late
+	s.calm, s.used = 0, 0
 	return s
 }
 
@@ -79,13 +103,16 @@ func (p widthPolicy) next(s widthState, widest int, used float64, lat99 time.Dur
 // width it started at. Every idle scheduler slot costs CPU: each time a
 // goroutine becomes runnable Go's scheduler wakes a thread to look for
 // work for the idle slots, which at a thousand requests per second is
-// most of a runner's CPU. A slot is added within one or two windows when
-// goroutines wait for one or the slots are busy, and taken away after
-// defaultWidth's half second of light load.
+// most of a runner's CPU. A slot is added when the slots are busy two
+// windows in a row or goroutines waited long in one, and taken away after
+// defaultWidth's second of light load. Meanwhile it keeps the collector's
+// goal at or above heapFloor (gcFloor): a small heap collected many times
+// a second leaves few windows to judge the slots by, and costs CPU.
 type Width struct {
 	max    int
 	policy widthPolicy
 	log    io.Writer
+	floor  *gcFloor
 	stop   chan struct{}
 	done   chan struct{}
 }
@@ -99,7 +126,7 @@ func GovernWidth(log io.Writer) *Width {
 
 // governWidth is GovernWidth with a policy.
 func governWidth(p widthPolicy, log io.Writer) *Width {
-	w := &Width{max: runtime.GOMAXPROCS(0), policy: p, log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &Width{max: runtime.GOMAXPROCS(0), policy: p, log: log, floor: newGCFloor(), stop: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -113,6 +140,7 @@ func (w *Width) Stop() {
 	close(w.stop)
 	<-w.done
 	runtime.GOMAXPROCS(w.max)
+	w.floor.restore()
 }
 
 // run judges each window and sets the width.
@@ -129,10 +157,11 @@ func (w *Width) run() {
 			return
 		case <-tick.C:
 		}
-		used, lat := s.sample()
-		next := w.policy.next(st, w.max, used, lat)
+		win := s.sample()
+		w.floor.follow(win.live)
+		next := w.policy.next(st, w.max, win)
 		if w.log != nil {
-			fmt.Fprintf(w.log, "width %d used %.3f lat99 %v -> %d\n", st.procs, used, lat, next.procs)
+			fmt.Fprintf(w.log, "width %d used %.3f lat99 %v gc %v -> %d\n", st.procs, win.used, win.lat99, win.gc, next.procs)
 		}
 		if next.procs != st.procs {
 			runtime.GOMAXPROCS(next.procs)
@@ -148,27 +177,32 @@ type loadSampler struct {
 	cpu     time.Duration
 	samples []metrics.Sample
 	counts  []uint64
+	gcCPU   float64 // the collector's CPU seconds so far
 }
 
-// sample returns the cores the process used since the last sample and the
-// 99th percentile of its goroutines' scheduling latency meanwhile.
-func (s *loadSampler) sample() (used float64, lat99 time.Duration) {
+// sample returns the window since the last sample: the cores the process
+// used, the 99th percentile of its goroutines' scheduling latency, and
+// whether the collector took more than 5 ms of CPU.
+func (s *loadSampler) sample() (w window) {
 	now := time.Now()
 	cpu, _ := ProcessCPU()
 	if s.samples == nil {
-		s.samples = []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+		s.samples = []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/live:bytes"}}
 	}
 	metrics.Read(s.samples)
 	h := s.samples[0].Value.Float64Histogram()
+	gcCPU := s.samples[1].Value.Float64()
+	w.live = s.samples[2].Value.Uint64()
 	if s.counts != nil {
 		if wall := now.Sub(s.at); wall > 0 {
-			used = float64(cpu-s.cpu) / float64(wall)
+			w.used = float64(cpu-s.cpu) / float64(wall)
 		}
-		lat99 = percentile(h, s.counts, 0.99)
+		w.lat99 = percentile(h, s.counts, 0.99)
+		w.gc = gcCPU-s.gcCPU > 0.005
 	}
-	s.at, s.cpu = now, cpu
+	s.at, s.cpu, s.gcCPU = now, cpu, gcCPU
 	s.counts = append(s.counts[:0], h.Counts...)
-	return used, lat99
+	return w
 }
 
 // percentile returns the upper bound of the bucket holding quantile q of

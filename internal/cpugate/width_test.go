@@ -2,6 +2,7 @@ package cpugate
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -9,65 +10,98 @@ import (
 	"github.com/usefullatency/usefullatency/internal/eventually"
 )
 
-// TestWidthPolicy walks the policy through light, busy and waiting
-// windows: a slot goes after narrowAfter light windows (on average), comes
-// back at once when the slots are busy, after two windows of waiting
-// goroutines or one of long waits, and none goes during the hold after
-// goroutines waited.
+// TestWidthPolicy walks the policy through light, busy, waiting and
+// collecting windows. A window is judged when the next one arrives: a
+// slot goes after narrowAfter light windows (on average) without a wait
+// over a millisecond, comes back after two busy windows or one long wait,
+// none goes during the hold after one came; a window in which the
+// collector ran, and the one before it, count for nothing.
 func TestWidthPolicy(t *testing.T) {
-	p := widthPolicy{widenLatency: time.Millisecond, widenBusy: 0.7, narrowBusy: 0.4, narrowAfter: 3, holdAfterWiden: 4}
+	p := widthPolicy{widenLatency: time.Millisecond, widenBusy: 0.7, narrowBusy: 0.8, narrowAfter: 3, holdAfterWiden: 4}
 	const us = time.Microsecond
 	steps := []struct {
 		name  string
 		used  float64
 		lat   time.Duration
+		gc    bool
 		procs int // the width after the window
 	}{
-		{"light", 0.1, 50 * us, 3},
-		{"light", 0.2, 50 * us, 3},
-		{"light, third in a row: one slot fewer", 0.3, 50 * us, 2},
-		{"a GC's wait alone", 0.1, 1500 * us, 2},
-		{"light", 0.5, 50 * us, 2},
-		{"light", 0.5, 50 * us, 2},
-		{"light", 0.4, 50 * us, 2},
-		{"light again, but on average over 40 % of one slot", 0.3, 50 * us, 2},
-		{"busy slots: one more at once", 1.5, 50 * us, 3},
-		{"light", 0.1, 50 * us, 3},
-		{"light", 0.1, 50 * us, 3},
-		{"light", 0.1, 50 * us, 2},
-		{"light", 0.1, 50 * us, 2},
-		{"light", 0.1, 50 * us, 2},
-		{"light", 0.1, 50 * us, 1},
-		{"waiting", 0.2, 1200 * us, 1},
-		{"waiting again: one more", 0.2, 1200 * us, 2},
-		{"held", 0.1, 50 * us, 2},
-		{"held", 0.1, 50 * us, 2},
-		{"held", 0.1, 50 * us, 2},
-		{"hold over", 0.1, 50 * us, 2},
-		{"light", 0.1, 50 * us, 2},
-		{"light, third since the hold", 0.1, 50 * us, 1},
-		{"a long wait: one more at once", 0.1, 5 * time.Millisecond, 2},
-		{"busy at the widest", 0.1, 5 * time.Millisecond, 3},
-		{"no wider than the widest", 2.5, 9 * time.Millisecond, 3},
+		{"light", 1.0, 50 * us, false, 3},
+		{"light", 1.0, 50 * us, false, 3},
+		{"light, the third judged: one slot fewer (under 80 % of two)", 1.0, 50 * us, false, 2},
+		{"light", 0.5, 50 * us, false, 2},
+		{"a collection: this window and the one before left out", 0.5, 50 * us, true, 2},
+		{"after the collection", 0.5, 50 * us, false, 2},
+		{"light", 0.5, 50 * us, false, 2},
+		{"light, the third counted: one slot fewer", 0.5, 50 * us, false, 1},
+		{"busy", 0.9, 50 * us, false, 1},
+		{"busy, the first judged: not yet", 0.9, 50 * us, false, 1},
+		{"busy twice: one more", 0.9, 50 * us, false, 2},
+		{"held", 0.1, 50 * us, false, 2},
+		{"held", 0.1, 50 * us, false, 2},
+		{"held", 0.1, 50 * us, false, 2},
+		{"light", 0.1, 50 * us, false, 2},
+		{"a wait of 2 ms", 0.1, 2 * time.Millisecond, false, 2},
+		{"the wait judged: no slot more, the count starts again", 0.1, 50 * us, false, 2},
+		{"light", 0.1, 50 * us, false, 2},
+		{"light", 0.1, 50 * us, false, 2},
+		{"light, third since the wait: one slot fewer", 0.1, 50 * us, false, 1},
+		{"a long wait", 0.1, 5 * time.Millisecond, false, 1},
+		{"then a collection: the wait was its start", 0.1, 50 * us, true, 1},
+		{"after it", 0.1, 50 * us, false, 1},
+		{"a long wait", 0.1, 5 * time.Millisecond, false, 1},
+		{"no collection after it: one more", 0.1, 50 * us, false, 2},
+		{"busy and waiting", 2.5, 9 * time.Millisecond, false, 2},
+		{"judged: one more", 2.5, 9 * time.Millisecond, false, 3},
+		{"no wider than the widest", 2.5, 9 * time.Millisecond, false, 3},
 	}
 	s := widthState{procs: 3}
 	for i, st := range steps {
-		s = p.next(s, 3, st.used, st.lat)
+		s = p.next(s, 3, window{used: st.used, lat99: st.lat, gc: st.gc})
 		if s.procs != st.procs {
 			t.Fatalf("window %d (%s): width %d, want %d", i, st.name, s.procs, st.procs)
 		}
 	}
 }
 
+// TestGCPercent checks the collector's goal kept above the floor: GOGC
+// rises for a small live heap so that its goal reaches the floor, and
+// stays at its base for a heap whose goal is above it already.
+func TestGCPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 100},             // no collection yet
+		{4 * mb, 700},        // 4 MB live, goal 32 MB
+		{10 * mb, 220},       // goal 32 MB
+		{16 * mb, 100},       // goal 32 MB at GOGC's 100
+		{200 * mb, 100},      // well above
+		{heapFloor - 1, 100}, // never below the base
+	} {
+		if got := gcPercent(c.live, heapFloor, 100); got != c.want {
+			t.Errorf("live %d bytes: GOGC %d, want %d", c.live, got, c.want)
+		}
+		if got := gcPercent(c.live, heapFloor, 100); c.live > 0 && c.live*uint64(100+got)/100 < heapFloor {
+			t.Errorf("live %d bytes at GOGC %d: goal under the floor", c.live, got)
+		}
+	}
+}
+
 // TestWidthFollowsLoad runs the governor on this process: idle, it
-// narrows to one slot; with goroutines spinning it widens back to its
-// widest; stopped, it gives the widest back.
+// narrows to one slot, and raises GOGC so that the test's small heap has
+// a goal of heapFloor; with goroutines spinning it widens back to its
+// widest; stopped, it gives the widest and GOGC's 100 back.
 func TestWidthFollowsLoad(t *testing.T) {
+	t.Setenv("GOGC", "") // the floor acts unless the user set GOGC
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	p := defaultWidth
 	p.every, p.narrowAfter, p.holdAfterWiden = 5*time.Millisecond, 3, 3
+	runtime.GC() // a live heap to size the goal by
 	w := governWidth(p, nil)
 	eventually.True(t, "an idle process runs on one slot", func() bool { return runtime.GOMAXPROCS(0) == 1 })
+	eventually.True(t, "a small heap's goal is raised to the floor", func() bool { return gogc() > 100 })
 	var stop atomic.Bool
 	defer stop.Store(true)
 	for range 3 {
@@ -84,6 +118,16 @@ func TestWidthFollowsLoad(t *testing.T) {
 	if n := runtime.GOMAXPROCS(0); n != 3 {
 		t.Errorf("after Stop: GOMAXPROCS %d, want the widest, 3", n)
 	}
+	if g := gogc(); g != 100 {
+		t.Errorf("after Stop: GOGC %d, want 100", g)
+	}
+}
+
+// gogc returns the collector's GOGC.
+func gogc() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
 }
 
 // spinAWhile burns a little CPU.
