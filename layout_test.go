@@ -34,7 +34,7 @@ var layers = map[string]int{
 	"docs":                       0,  // the manual's pages, embedded for usefullatency help; imports nothing of the repository
 	"sse/internal/reactor":       -1, // the probe's epoll reactor for plain-HTTP/1.1 streams
 	"metrics":                    0, "sse": 0, "internal/eventually": 0, "mock": 0, "logline": 0, "scripts": 0, "e2e": 0, "archive": 0,
-	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
+	"bench/epollfloor": 0, "bench/floorclient": 0, "bench/vufloor": 0, "bench/sseserver": 0, "bench/httpserver": 0, "bench/httpfloor": 0,
 	"options":    1,
 	"uiprobe":    1, // the UI probe: an in-page recorder of an answer's changes, moments computed with sse's predicates
 	"executor":   2,

@@ -12,9 +12,14 @@
 # line; ONEVENT=1 gives every stream an empty onEvent callback (the path of
 # streams that run JavaScript). "streammem" reads MEM_RATE (300) and MEM_VUS (2000): memory per
 # open stream from 1 s and 5 s streams at the same rate. "floor" runs
-# bench/floorclient (net/http, no JS) and bench/epollfloor (raw sockets,
-# one epoll thread) on the same workload: what the machine allows at all;
-# after a streams section at the same rate it prints the probe's CPU over each floor's.
+# bench/iterfloor.js (the runner with one sleeping JavaScript iteration per
+# stream, no network), bench/floorclient (net/http, no JS) and
+# bench/epollfloor (raw sockets, one epoll thread) on the same workload:
+# what the machine allows at all; after a streams section at the same rate
+# it prints the probe's CPU over each floor's, alone and with the iteration
+# floor added. PIN=1 runs the server on the last CPU and every client on
+# the others. "idle" ends with bench/vufloor: the live heap of a bare
+# JavaScript runtime evaluating an empty module, the floor of an idle VU.
 # "stamps" (not in the default) runs bench/busy.js on each transport
 # (plain, TLS HTTP/1.1, HTTP/2; BUSY JavaScript VUs spinning next to 5
 # streams/s) and prints the receive-side stamp error p95/p99/max, the
@@ -66,6 +71,10 @@ for script in idle_pool.js idle.js; do
   r10=$(for _ in $(seq "$RUNS"); do rss "$script" 10000; done | median)
   echo "1000 VUs: ${r1} KB; 10000 VUs: ${r10} KB; per VU: $(( (r10 - r1) / 9000 )) KB (target <= 40 KB, k6 v1.8.1 ~114 KB)"
 done
+# The runtime's own floor: bare sobek runtimes, each evaluating an empty
+# ES module (bench/vufloor); the runner's idle VU is TestIdleVUMemory's
+# live heap against it.
+(cd "$DIR/.." && ${GO:-go} run ./bench/vufloor -n 2000)
 fi
 
 if want startup; then
@@ -99,6 +108,14 @@ fi
 # included); "other" is the CPU the rest of the machine used meanwhile
 # (server excluded), in cores: above ~0.1 the run shared the CPU.
 if want streams || want floor || want streammem; then
+# PIN=1 runs bench/sseserver on the last CPU and the clients on the others,
+# so that the server's scheduling does not wait for the client's CPU: the
+# first_text error then measures the client, not the machine's contention.
+SPIN=() CPIN=()
+if [ -n "${PIN:-}" ]; then
+  last=$(($(nproc) - 1))
+  SPIN=(taskset -c "$last") CPIN=(taskset -c "0-$((last > 0 ? last - 1 : 0))")
+fi
 STREAM_RATES=${STREAM_RATES:-1000 1500}
 STREAM_DURATION=${STREAM_DURATION:-30s}
 STREAM_LOW_RATE=${STREAM_LOW_RATE:-20}
@@ -125,7 +142,7 @@ quiet() {
 start_server() {
   : >"$TMP/sse.url"
   # shellcheck disable=SC2086 # SERVER_ARGS holds several flags
-  "$TMP/sseserver" -addr 127.0.0.1:0 ${SERVER_ARGS:-} >"$TMP/sse.url" 2>"$TMP/sse.err" &
+  "${SPIN[@]}" "$TMP/sseserver" -addr 127.0.0.1:0 ${SERVER_ARGS:-} >"$TMP/sse.url" 2>"$TMP/sse.err" &
   SPID=$!
   for _ in $(seq 50); do
     [ -s "$TMP/sse.url" ] && break
@@ -146,7 +163,7 @@ stream_run() {
   quiet
   start_server
   b0=$(busy_jiffies); s0=$(proc_jiffies "$SPID")
-  /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "$BIN" run -q --no-summary \
+  /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "${CPIN[@]}" "$BIN" run -q --no-summary \
     --summary-export "$TMP/streams.json" -e SSE_URL="$URL" -e RATE="$rate" -e VUS="$vus" \
     -e DURATION="$dur" -e ONEVENT="${ONEVENT:-}" "$DIR/streams.js" >"$TMP/run.log" 2>&1 || true
   s1=$(proc_jiffies "$SPID"); b1=$(busy_jiffies)
@@ -274,16 +291,35 @@ fi
 floor_run() {
   quiet
   start_server
-  "$TMP/$1" -url "$URL" -rate "$2" -duration "$STREAM_DURATION"
+  "${CPIN[@]}" "$TMP/$1" -url "$URL" -rate "$2" -duration "$STREAM_DURATION"
   stop_server
 }
 
+# iter_run RATE: one run of bench/iterfloor.js; prints its CPU-s per 1000
+# iterations.
+iter_run() {
+  quiet
+  /usr/bin/time -f "%U %S" -o "$TMP/itime" "${CPIN[@]}" "$BIN" run -q --no-summary --summary-export "$TMP/iter.json" \
+    -e RATE="$1" -e DURATION="$STREAM_DURATION" "$DIR/iterfloor.js" >/dev/null 2>&1 || true
+  python3 - "$TMP/iter.json" "$TMP/itime" <<'PY'
+import json, sys
+it = json.load(open(sys.argv[1]))["metrics"]["iterations"]["count"]
+u, s = (float(x) for x in open(sys.argv[2]).read().split()[-2:])
+print(f"{(u + s) / it * 1000:.3f}")
+PY
+}
+
 if want floor; then
+echo "== iteration floor: bench/iterfloor.js (the runner, one sleeping JavaScript iteration per stream, no network; median of $RUNS)"
+for rate in $STREAM_RATES; do
+  for _ in $(seq "$RUNS"); do iter_run "$rate"; done | median >"$TMP/iter$rate"
+  echo "$rate/s: $(cat "$TMP/iter$rate") CPU-s per 1000 iterations"
+done
 for client in floorclient epollfloor; do
 echo "== streaming floor: bench/$client (no JS; $([ $client = floorclient ] && echo 'net/http, a goroutine per stream' || echo 'raw sockets, one epoll thread')) on the same workload (median of $RUNS)"
 for rate in $STREAM_RATES; do
   for _ in $(seq "$RUNS"); do floor_run "$client" "$rate"; done | tee "$TMP/floor$rate" | sed 's/^/   /'
-  python3 - "$TMP/floor$rate" "$rate" "$client" "$TMP/probe$rate" <<'PY'
+  python3 - "$TMP/floor$rate" "$rate" "$client" "$TMP/probe$rate" "$TMP/iter$rate" <<'PY'
 import json, os, re, statistics, sys
 rows = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[3] + ":")]
 get = lambda pat: statistics.median(float(re.search(pat, l).group(1)) for l in rows)
@@ -297,6 +333,10 @@ if os.path.exists(sys.argv[4]):
         line += (f" -> usefullatency {probe['cpu_per_1000']:.3f} CPU-s = {probe['cpu_per_1000'] / cpu:.2f}x this floor's"
                  f" (target <= 1.3x epollfloor), first_text_error p99 {probe['err_p99']:.3f} vs {p99:.3f} ms,"
                  f" peak RSS {probe['rss_kb'] / 1024:.0f} vs {rss:.0f} MB, dropped {probe['dropped']:.0f}")
+        if os.path.exists(sys.argv[5]):
+            it = float(open(sys.argv[5]).read())
+            line += (f"; with the iteration floor ({it:.3f}): {probe['cpu_per_1000'] / (cpu + it):.2f}x this floor plus it,"
+                     f" the streams themselves {(probe['cpu_per_1000'] - it) / cpu:.2f}x")
 print(line)
 PY
 done

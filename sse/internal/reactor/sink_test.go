@@ -55,47 +55,72 @@ func (r *pushRecorder) End(err error) {
 	r.err = err
 }
 
-// rawServer answers each request on a kept-alive connection with the next
-// of answers, written as it is, and counts connections.
-func rawServer(t *testing.T, answers ...string) (url string, conns func() int) {
+// serveEach serves every connection accepted on a loopback listener with
+// fn, on a goroutine of its own that closes it after, until the test
+// ends; it returns the listener's address.
+func serveEach(t *testing.T, fn func(c net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	var mu sync.Mutex
-	n, next := 0, 0
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			n++
-			mu.Unlock()
 			go func() {
 				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					_, _ = io.Copy(io.Discard, req.Body)
-					mu.Lock()
-					a := answers[next%len(answers)]
-					next++
-					mu.Unlock()
-					if _, err := io.WriteString(c, a); err != nil || strings.Contains(a, "Connection: close") {
-						return
-					}
-				}
+				fn(c)
 			}()
 		}
 	}()
-	return "http://" + ln.Addr().String() + "/", func() int { mu.Lock(); defer mu.Unlock(); return n }
+	return ln.Addr().String()
+}
+
+// rawServer answers each request on a kept-alive connection with the next
+// of answers, written as it is, and counts connections.
+func rawServer(t *testing.T, answers ...string) (url string, conns func() int) {
+	t.Helper()
+	var mu sync.Mutex
+	n, next := 0, 0
+	addr := serveEach(t, func(c net.Conn) {
+		mu.Lock()
+		n++
+		mu.Unlock()
+		br := bufio.NewReader(c)
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			_, _ = io.Copy(io.Discard, req.Body)
+			mu.Lock()
+			a := answers[next%len(answers)]
+			next++
+			mu.Unlock()
+			if _, err := io.WriteString(c, a); err != nil || strings.Contains(a, "Connection: close") {
+				return
+			}
+		}
+	})
+	return "http://" + addr + "/", func() int { mu.Lock(); defer mu.Unlock(); return n }
+}
+
+// testPool returns a pool that the test's end empties.
+func testPool(t *testing.T) *Pool {
+	d := &net.Dialer{}
+	p := NewPool(d.DialContext, 2, time.Minute)
+	t.Cleanup(p.CloseIdle)
+	return p
+}
+
+// get sends x's GET of url through p.
+func get(p *Pool, x Exchange, url string) error {
+	hreq, _ := http.NewRequest(http.MethodGet, url, nil)
+	return p.Do(x, hreq, time.Now().Add(10*time.Second))
 }
 
 const streamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
@@ -124,13 +149,10 @@ func TestPushedBodies(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			url, conns := rawServer(t, tc.answer)
-			d := &net.Dialer{}
-			p := NewPool(d.DialContext, 2, time.Minute)
-			defer p.CloseIdle()
+			p := testPool(t)
 			for i := range 2 {
 				x := &pushRecorder{recorder: recorder{ctx: context.Background()}}
-				hreq, _ := http.NewRequest(http.MethodGet, url, nil)
-				if err := p.Do(x, hreq, time.Now().Add(10*time.Second)); err != nil {
+				if err := get(p, x, url); err != nil {
 					t.Fatalf("request %d: %v", i, err)
 				}
 				x.pmu.Lock()
@@ -153,32 +175,19 @@ func TestPushedBodyStampsEachRead(t *testing.T) {
 	if !Available() {
 		t.Skip("no reactor in this build")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	proceed := make(chan struct{})
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	addr := serveEach(t, func(c net.Conn) {
 		if _, err := http.ReadRequest(bufio.NewReader(c)); err != nil {
 			return
 		}
 		_, _ = io.WriteString(c, streamHead+"Transfer-Encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n")
 		<-proceed
 		_, _ = io.WriteString(c, "9\r\ndata: b\n\n\r\n0\r\n\r\n")
-	}()
-	d := &net.Dialer{}
-	p := NewPool(d.DialContext, 2, time.Minute)
-	defer p.CloseIdle()
+	})
+	p := testPool(t)
 	x := &pushRecorder{recorder: recorder{ctx: context.Background()}, arrived: make(chan struct{}, 1)}
-	hreq, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/", nil)
 	done := make(chan error, 1)
-	go func() { done <- p.Do(x, hreq, time.Now().Add(10*time.Second)) }()
+	go func() { done <- get(p, x, "http://"+addr+"/") }()
 	<-x.arrived
 	close(proceed)
 	if err := <-done; err != nil {
@@ -196,20 +205,16 @@ func TestSinkPanic(t *testing.T) {
 		t.Skip("no reactor in this build")
 	}
 	url, _ := rawServer(t, streamHead+"Content-Length: 9\r\n\r\ndata: a\n\n")
-	d := &net.Dialer{}
-	p := NewPool(d.DialContext, 2, time.Minute)
-	defer p.CloseIdle()
+	p := testPool(t)
 	x := &pushRecorder{recorder: recorder{ctx: context.Background()}, panicOn: "data"}
-	hreq, _ := http.NewRequest(http.MethodGet, url, nil)
-	if err := p.Do(x, hreq, time.Now().Add(10*time.Second)); err != nil {
+	if err := get(p, x, url); err != nil {
 		t.Fatal(err)
 	}
 	if x.ends != 1 || !errors.Is(x.err, ErrInternal) {
 		t.Fatalf("%d ends, end %v; want one, with ErrInternal", x.ends, x.err)
 	}
 	y := &pushRecorder{recorder: recorder{ctx: context.Background()}}
-	hreq, _ = http.NewRequest(http.MethodGet, url, nil)
-	if err := p.Do(y, hreq, time.Now().Add(10*time.Second)); err != nil || y.got.String() != "data: a\n\n" || y.err != nil {
+	if err := get(p, y, url); err != nil || y.got.String() != "data: a\n\n" || y.err != nil {
 		t.Fatalf("the next request: %v, body %q, end %v", err, y.got.String(), y.err)
 	}
 }
@@ -221,15 +226,12 @@ func TestPushedBodyInterrupted(t *testing.T) {
 		t.Skip("no reactor in this build")
 	}
 	url, _ := rawServer(t, streamHead+"Transfer-Encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n")
-	d := &net.Dialer{}
-	p := NewPool(d.DialContext, 2, time.Minute)
-	defer p.CloseIdle()
+	p := testPool(t)
 	cause := errors.New("gave up")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	x := &pushRecorder{recorder: recorder{ctx: ctx}, arrived: make(chan struct{}, 1)}
-	hreq, _ := http.NewRequest(http.MethodGet, url, nil)
 	done := make(chan error, 1)
-	go func() { done <- p.Do(x, hreq, time.Now().Add(10*time.Second)) }()
+	go func() { done <- get(p, x, url) }()
 	<-x.arrived
 	cancel(cause)
 	if err := <-done; err != nil {

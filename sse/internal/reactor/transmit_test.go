@@ -59,37 +59,23 @@ func (r *recorder) Respond(resp *http.Response) Sink {
 // small event stream and reports, per request, the time it had read it.
 func echoServer(t *testing.T) (string, <-chan time.Time) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	seen := make(chan time.Time, 100)
-	go func() {
+	addr := serveEach(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
 		for {
-			c, err := ln.Accept()
+			req, err := http.ReadRequest(br)
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					_, _ = io.Copy(io.Discard, req.Body)
-					seen <- time.Now()
-					body := "data: hi\n\n"
-					if _, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
-						return
-					}
-				}
-			}()
+			_, _ = io.Copy(io.Discard, req.Body)
+			seen <- time.Now()
+			body := "data: hi\n\n"
+			if _, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+				return
+			}
 		}
-	}()
-	return "http://" + ln.Addr().String() + "/chat", seen
+	})
+	return "http://" + addr + "/chat", seen
 }
 
 // TestTransmitStamps checks that the reactor reports each request's kernel
