@@ -1,10 +1,13 @@
 // Package reactor reads every plain-HTTP/1.1 stream of the probe on one
 // goroutine: an epoll set parked in Go's network poller, one read per
 // arrival, each read stamped with the kernel's receive time. A
-// connection's response is parsed by net/http's own parser in a coroutine
-// the reactor resumes when bytes arrive, or, for a request whose stream
-// runs JavaScript callbacks, on the caller's goroutine from stamped chunks
-// the reactor hands it (handoff.go).
+// connection's response head is parsed by net/http's own parser in a
+// coroutine the reactor resumes when bytes arrive; the exchange then reads
+// the body in that coroutine, or has the reactor push it as it arrives to
+// a Sink through the body's framing (sink.go, framing.go), the coroutine
+// ended. A request whose stream runs JavaScript callbacks is parsed on the
+// caller's goroutine instead, from stamped chunks the reactor hands it
+// (handoff.go).
 //
 // The reactor knows an exchange only through the Exchange interface: its
 // context, its header limit, whether it parses on its own goroutine, and
