@@ -26,11 +26,11 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, reader
 // Conn is one kept-alive plain HTTP/1.1 connection of a Pool, read by the
 // reactor. The response of the exchange in progress is parsed by a
 // coroutine (iter.Pull) that the reactor resumes whenever bytes arrive:
-// net/http's own response parser and the exchange's stream reader run in
-// it unchanged, and their reads yield back to the reactor instead of
-// blocking a goroutine. An exchange that parses on its own goroutine
-// (Exchange.Handoff) reads stamped chunks the reactor hands off instead
-// (handoff.go).
+// net/http's own response parser, and the exchange's stream reader unless
+// the exchange takes its body pushed (sink.go), run in it unchanged, and
+// their reads yield back to the reactor instead of blocking a goroutine.
+// An exchange that parses on its own goroutine (Exchange.Handoff) reads
+// stamped chunks the reactor hands off instead (handoff.go).
 type Conn struct {
 	r    *reactor
 	pool *Pool
