@@ -33,8 +33,7 @@ func main() {
 
 // run builds n runtimes and prints the live heap per runtime.
 func run(n int) error {
-	var resolve sobek.HostResolveImportedModuleFunc
-	resolve = func(any, string) (sobek.ModuleRecord, error) {
+	resolve := func(any, string) (sobek.ModuleRecord, error) {
 		return nil, fmt.Errorf("the floor's module imports nothing")
 	}
 	m, err := sobek.ParseModule("floor.js", script, resolve)

@@ -707,3 +707,27 @@ func TestLastChunkSkipsNonDataLimit(t *testing.T) {
 		t.Fatalf("ended %v with %q; want the body %q", f.ended(), got, want)
 	}
 }
+
+// FuzzChunked feeds fuzzed bodies, cut at a fuzzed point, to the framing
+// and to net/http's chunked reader (plus framing.go's trailer rule), and
+// requires the same data and the same outcome.
+func FuzzChunked(f *testing.F) {
+	f.Add([]byte("5\r\nhello\r\n0\r\n\r\n"), uint16(3))
+	f.Add([]byte("3;x=y\r\nabc\r\n0\r\nX-T: 1\r\n\r\nHTTP/1.1"), uint16(9))
+	f.Add([]byte("zz\r\n"), uint16(1))
+	f.Add([]byte("3\r\nabcXY"), uint16(4))
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16) {
+		k := int(cut) % (len(in) + 1)
+		got := pushPieces(t, &framing{kind: byChunks}, [][]byte{bytes.Clone(in[:k]), bytes.Clone(in[k:])})
+		wantData, took, wantErr := expected(in)
+		if !bytes.Equal(got.data, wantData) {
+			t.Fatalf("%q cut at %d: decoded %q, net/http %q", in, k, got.data, wantData)
+		}
+		if (got.err == nil) != (wantErr == nil) {
+			t.Fatalf("%q cut at %d: error %v, net/http's %v", in, k, got.err, wantErr)
+		}
+		if wantErr == nil && len(in)-got.leftover != took {
+			t.Fatalf("%q cut at %d: body ended after %d bytes, want %d", in, k, len(in)-got.leftover, took)
+		}
+	})
+}
