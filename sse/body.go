@@ -36,15 +36,25 @@ func (m *meter) Read(p []byte) (int, error) {
 // Decoders start lazily, so a slow first byte counts against the idle
 // timeout in the stream loop, not before it.
 func decodeBody(encoding string, r io.Reader) (io.Reader, error) {
-	switch strings.ToLower(strings.TrimSpace(encoding)) {
-	case "", "identity":
+	if identity(encoding) {
 		return r, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "gzip", "x-gzip":
 		return &lazyReader{open: func() (io.Reader, error) { return gzip.NewReader(r) }}, nil
 	case "deflate":
 		return &lazyReader{open: func() (io.Reader, error) { return newDeflate(r) }}, nil
 	}
 	return nil, fmt.Errorf("unsupported Content-Encoding %q", encoding)
+}
+
+// identity reports whether a Content-Encoding leaves the body as it is.
+func identity(encoding string) bool {
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+		return true
+	}
+	return false
 }
 
 // newDeflate reads HTTP "deflate": zlib-wrapped as the RFC says, or raw

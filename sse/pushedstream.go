@@ -3,7 +3,6 @@ package sse
 import (
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
@@ -36,12 +35,7 @@ func (x *exchange) pushable(resp *http.Response) bool {
 	if x.wc.Load() == nil || x.Handoff() || x.ctx.Err() != nil {
 		return false
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return false
-	}
-	switch strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))) {
-	case "", "identity":
-	default:
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !identity(resp.Header.Get("Content-Encoding")) {
 		return false
 	}
 	ok, _ := x.streamType(resp)

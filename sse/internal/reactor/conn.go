@@ -447,6 +447,12 @@ func (c *Conn) detach() {
 	c.call, c.h, c.next, c.stop, c.yield = nil, nil, nil, nil, nil
 	c.sink, c.frame = nil, nil
 	c.txWaiting = false
+	c.putReader()
+}
+
+// putReader gives the connection's read buffer back to the pool, if it
+// holds one.
+func (c *Conn) putReader() {
 	if c.br != nil {
 		c.br.Reset(nil)
 		readers.Put(c.br)

@@ -24,9 +24,7 @@ func (c *Conn) startPush() {
 	if c.push(held, len(ahead) > 0) {
 		return
 	}
-	c.br.Reset(nil)
-	readers.Put(c.br)
-	c.br = nil
+	c.putReader()
 	c.push(ahead, false)
 }
 
@@ -88,11 +86,7 @@ func (c *Conn) endPush(err error) {
 	if err != nil {
 		c.keep = false
 	}
-	if c.br != nil {
-		c.br.Reset(nil)
-		readers.Put(c.br)
-		c.br = nil
-	}
+	c.putReader()
 	k := c.call
 	defer c.finish()
 	defer k.settle()
