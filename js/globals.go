@@ -10,35 +10,17 @@ import (
 	"github.com/grafana/sobek"
 )
 
-// installGlobals defines what every script sees before its code runs:
-// __ENV, __VU, __ITER and console, then the lazy globals (lazyGlobals),
-// built when the script first uses one: open(), require(), crypto (the Web
-// Crypto API: getRandomValues, randomUUID and subtle), the timers
-// (setTimeout, clearTimeout, setInterval, clearInterval) and the web
-// globals of package web (TextEncoder, TextDecoder, URL, URLSearchParams,
-// structuredClone).
-func (vu *VU) installGlobals() error {
-	vu.global = vu.newGlobalObject()
-	env := vu.rt.NewDynamicObject(&envObject{rt: vu.rt, base: vu.state.Run.Env})
-	for _, g := range []struct {
-		name  string
-		value any
-	}{
-		{"__ENV", env},
-		{"__VU", vu.state.VUID},
-		{"__ITER", 0},
-		{"console", vu.console()},
-	} {
-		if err := vu.global.setGlobal(g.name, g.value); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// installGlobals makes the VU's global object, whose globals are built
+// when the script first uses one (lazyGlobals): __ENV, __VU, __ITER and
+// console, open(), require(), crypto (the Web Crypto API: getRandomValues,
+// randomUUID and subtle), the timers (setTimeout, clearTimeout,
+// setInterval, clearInterval) and the web globals of package web
+// (TextEncoder, TextDecoder, URL, URLSearchParams, structuredClone).
+func (vu *VU) installGlobals() { vu.global = vu.newGlobalObject() }
 
 // setIterGlobals updates __ITER and overlays a scenario's env on __ENV.
 func (vu *VU) setIterGlobals(env map[string]string) {
-	_ = vu.global.setGlobal("__ITER", vu.state.Iteration)
+	vu.global.setIter(vu.state.Iteration)
 	if len(env) == 0 {
 		return
 	}
@@ -78,6 +60,10 @@ func (vu *VU) ResolvePath(name string) string {
 // `usefullatency archive` stores the file.
 func (vu *VU) ReadFile(path string) ([]byte, error) { return vu.bundle.readFile(path) }
 
+// processStart is when the process started, as far as the console's
+// lines count: their [0001] is the seconds since then, as k6's are.
+var processStart = time.Now()
+
 // consoleLevels maps the console methods to their log levels.
 var consoleLevels = map[string]string{
 	"log": "INFO", "info": "INFO", "debug": "DEBU", "warn": "WARN", "error": "ERRO",
@@ -90,14 +76,13 @@ var consoleMethods = []string{"debug", "error", "info", "log", "warn"}
 // run's log, k6-style: `INFO[0001] message  source=console`. The methods
 // are created when they are read, so an idle VU holds none of them.
 func (vu *VU) console() *sobek.Object {
-	return vu.rt.NewDynamicObject(&consoleObject{vu: vu, start: time.Now()})
+	return vu.rt.NewDynamicObject(&consoleObject{vu: vu})
 }
 
 // consoleObject is the console of one VU. Scripts may replace, add and
 // delete its properties, as with any object.
 type consoleObject struct {
-	vu    *VU
-	start time.Time
+	vu *VU
 	// own holds the properties the script set or deleted (nil value).
 	own   map[string]sobek.Value
 	added []string
@@ -174,7 +159,7 @@ func (c *consoleObject) logAt(level string) func(sobek.FunctionCall) sobek.Value
 		for i, a := range call.Arguments {
 			parts[i] = vu.formatArg(a)
 		}
-		secs := int(time.Since(c.start).Seconds())
+		secs := int(time.Since(processStart).Seconds())
 		fmt.Fprintf(vu.state.Run.Log, "%s[%04d] %s  source=console\n", level, secs, strings.Join(parts, " "))
 		return sobek.Undefined()
 	}

@@ -13,7 +13,7 @@ var _ sobek.DynamicObject = pendingGlobals{}
 
 func (p pendingGlobals) Get(key string) sobek.Value {
 	if i, ok := p.g.pendingIndex(key); ok {
-		return p.g.build(i)
+		return p.g.read(i)
 	}
 	return nil
 }
@@ -29,8 +29,31 @@ func (pendingGlobals) Set(string, sobek.Value) bool { return false }
 func (pendingGlobals) Delete(string) bool           { return true }
 func (pendingGlobals) Keys() []string               { return nil }
 
-// The traps of the global object's proxy. Each builds the pending global
-// it is about, then does what the proxy would do without a trap.
+// globalTraps are the traps of every VU's global object proxy. Each finds
+// the VU's globalObject (globalOf), builds the pending global it is about,
+// then does what the proxy would do without a trap.
+var globalTraps = &sobek.ProxyTrapConfig{
+	GetOwnPropertyDescriptor: func(t *sobek.Object, name string) sobek.PropertyDescriptor {
+		return globalOf(t).getOwnPropertyDescriptor(t, name)
+	},
+	DefineProperty: func(t *sobek.Object, name string, d sobek.PropertyDescriptor) bool {
+		return globalOf(t).defineProperty(t, name, d)
+	},
+	DeleteProperty: func(t *sobek.Object, name string) bool { return globalOf(t).deleteProperty(t, name) },
+	Set: func(t *sobek.Object, name string, v, receiver sobek.Value) bool {
+		return globalOf(t).set(t, name, v, receiver)
+	},
+	OwnKeys:           func(t *sobek.Object) *sobek.Object { return globalOf(t).ownKeys(t) },
+	GetPrototypeOf:    func(t *sobek.Object) *sobek.Object { return globalOf(t).getPrototypeOf(t) },
+	SetPrototypeOf:    func(t, proto *sobek.Object) bool { return globalOf(t).setPrototypeOf(t, proto) },
+	PreventExtensions: func(t *sobek.Object) bool { return globalOf(t).preventExtensions(t) },
+}
+
+// globalOf returns the globalObject whose target is t: the hidden
+// prototype, which the target keeps (setPrototypeOf sets the prototype
+// behind it), points to it. A VU's global object is one proxy per
+// runtime, so no table is needed.
+func globalOf(t *sobek.Object) *globalObject { return t.Prototype().Export().(pendingGlobals).g }
 
 func (g *globalObject) getOwnPropertyDescriptor(target *sobek.Object, name string) sobek.PropertyDescriptor {
 	if i, ok := g.pendingIndex(name); ok {
@@ -97,24 +120,23 @@ func (g *globalObject) ownKeys(*sobek.Object) *sobek.Object {
 
 // getPrototypeOf hides the pending globals' object: the global object's
 // prototype is the one it had, Object.prototype unless the script set one.
-func (g *globalObject) getPrototypeOf(target *sobek.Object) *sobek.Object {
-	if p := target.Prototype(); p != g.lazy {
-		return p
-	}
-	return g.lazy.Prototype()
-}
+func (g *globalObject) getPrototypeOf(*sobek.Object) *sobek.Object { return g.lazy.Prototype() }
 
 // setPrototypeOf sets the prototype of the pending globals' object, which
 // stays between the global object and its prototype. A prototype whose
-// chain leads back to the global object is refused, as for any object.
+// chain leads back to the global object is refused, as for any object,
+// and so is another prototype once the global object is not extensible.
 func (g *globalObject) setPrototypeOf(target *sobek.Object, proto *sobek.Object) bool {
+	if current := g.lazy.Prototype(); proto == current {
+		return true
+	}
+	if !g.reflect("isExtensible").ToBoolean() {
+		return false
+	}
 	for p := proto; p != nil; p = p.Prototype() {
 		if p == g.proxy || p == target || p == g.lazy {
 			return false
 		}
-	}
-	if target.Prototype() != g.lazy {
-		return target.SetPrototype(proto) == nil
 	}
 	return g.lazy.SetPrototype(proto) == nil
 }

@@ -20,6 +20,12 @@ type lazyGlobal struct {
 	// attributes, as the global had when every VU built it at once.
 	attrs sobek.PropertyDescriptor
 	build func(vu *VU) (sobek.Value, error)
+	// inPlace globals are read without being defined: a read gives the
+	// value and the global stays pending. The global object's first new
+	// own property copies sobek's list of its ~60 names (1 KB per VU), so
+	// __ENV, __VU, __ITER and console, which most scripts read, are
+	// defined only when a trap needs them as own properties.
+	inPlace bool
 }
 
 // plainAttrs are the attributes of a property that an assignment creates
@@ -49,20 +55,25 @@ func init() {
 // order a listing of the global object's keys that builds them all gives
 // them.
 func newLazyGlobals() []lazyGlobal {
-	var gs []lazyGlobal
-	for _, name := range web.Globals {
-		gs = append(gs, lazyGlobal{name, web.Flags, func(vu *VU) (sobek.Value, error) { return vu.global.webGlobal(name) }})
-	}
 	value := func(f func(vu *VU) any) func(vu *VU) (sobek.Value, error) {
 		return func(vu *VU) (sobek.Value, error) { return vu.rt.ToValue(f(vu)), nil }
 	}
+	gs := []lazyGlobal{
+		{"__ENV", plainAttrs, value(func(vu *VU) any { return vu.global.envObject() }), true},
+		{"__VU", plainAttrs, value(func(vu *VU) any { return vu.state.VUID }), true},
+		{"__ITER", plainAttrs, value(func(vu *VU) any { return vu.global.iter }), true},
+		{"console", plainAttrs, value(func(vu *VU) any { return vu.global.consoleObject() }), true},
+	}
+	for _, name := range web.Globals {
+		gs = append(gs, lazyGlobal{name, web.Flags, func(vu *VU) (sobek.Value, error) { return vu.global.webGlobal(name) }, false})
+	}
 	gs = append(gs,
-		lazyGlobal{"open", plainAttrs, value(func(vu *VU) any { return vu.open })},
-		lazyGlobal{"require", plainAttrs, value(func(vu *VU) any { return vu.requireGlobal })},
-		lazyGlobal{"crypto", plainAttrs, value(func(vu *VU) any { return webcrypto.Global(vu) })},
+		lazyGlobal{"open", plainAttrs, value(func(vu *VU) any { return vu.open }), false},
+		lazyGlobal{"require", plainAttrs, value(func(vu *VU) any { return vu.requireGlobal }), false},
+		lazyGlobal{"crypto", plainAttrs, value(func(vu *VU) any { return webcrypto.Global(vu) }), false},
 	)
 	for _, name := range k6timers.Names {
-		gs = append(gs, lazyGlobal{name, plainAttrs, value(func(vu *VU) any { return vu.timers.Function(name) })})
+		gs = append(gs, lazyGlobal{name, plainAttrs, value(func(vu *VU) any { return vu.timers.Function(name) }), false})
 	}
 	if len(gs) > 64 {
 		panic("js: more lazy globals than bits in globalObject.pending")
@@ -81,9 +92,9 @@ func newLazyGlobals() []lazyGlobal {
 // without building it. So typeof, `in`, hasOwnProperty, property
 // attributes and enumeration are those of globals built at once. Reads,
 // calls and `in` need no trap: the proxy forwards them to the target,
-// where a built global is an own property like any other. Once nothing
-// is pending, the traps are removed (but setPrototypeOf's) and the hidden
-// prototype unlinked.
+// where a built global is an own property like any other. The traps are
+// shared by every VU (globalTraps): each finds its VU's globalObject
+// through the hidden prototype, which stays linked.
 type globalObject struct {
 	vu *VU
 	// target is sobek's global object, behind the proxy.
@@ -94,11 +105,14 @@ type globalObject struct {
 	lazy *sobek.Object
 	// pending has bit i set while lazyGlobals[i] is not built.
 	pending uint64
-	traps   *sobek.ProxyTrapConfig
 	// accessors are the names the script defined accessor properties
 	// under on the global object, whose setters an assignment must call
 	// with the proxy as this (nil until one).
 	accessors map[string]bool
+	// env and console are __ENV and console once read (nil before).
+	env, console *sobek.Object
+	// iter is __ITER: the VU's iteration, set before each one.
+	iter int64
 }
 
 // newGlobalObject makes the VU's global object a proxy whose lazy
@@ -109,17 +123,7 @@ func (vu *VU) newGlobalObject() *globalObject {
 	g.lazy = rt.NewDynamicObject(pendingGlobals{g})
 	_ = g.lazy.SetPrototype(g.target.Prototype())
 	_ = g.target.SetPrototype(g.lazy)
-	g.traps = &sobek.ProxyTrapConfig{
-		GetOwnPropertyDescriptor: g.getOwnPropertyDescriptor,
-		DefineProperty:           g.defineProperty,
-		DeleteProperty:           g.deleteProperty,
-		Set:                      g.set,
-		OwnKeys:                  g.ownKeys,
-		GetPrototypeOf:           g.getPrototypeOf,
-		SetPrototypeOf:           g.setPrototypeOf,
-		PreventExtensions:        g.preventExtensions,
-	}
-	g.proxy = rt.ToValue(rt.NewProxy(g.target, g.traps)).(*sobek.Object)
+	g.proxy = rt.ToValue(rt.NewProxy(g.target, globalTraps)).(*sobek.Object)
 	rt.SetGlobalObject(g.proxy)
 	return g
 }
@@ -165,19 +169,8 @@ func (g *globalObject) buildAll() {
 	}
 }
 
-// drop marks lazyGlobals[i] as no longer pending; when none is left the
-// hidden prototype is unlinked and the proxy traps only setPrototypeOf:
-// sobek looks for a cycle of prototypes up to a proxy, not through it.
-func (g *globalObject) drop(i int) {
-	g.pending &^= 1 << i
-	if g.pending != 0 {
-		return
-	}
-	*g.traps = sobek.ProxyTrapConfig{SetPrototypeOf: g.setPrototypeOf}
-	if g.target.Prototype() == g.lazy {
-		_ = g.target.SetPrototype(g.lazy.Prototype())
-	}
-}
+// drop marks lazyGlobals[i] as no longer pending.
+func (g *globalObject) drop(i int) { g.pending &^= 1 << i }
 
 // webGlobal builds package web's globals, which one program makes
 // together, defines every pending one and returns name's.
@@ -197,6 +190,41 @@ func (g *globalObject) webGlobal(name string) (sobek.Value, error) {
 	return obj.Get(name), nil
 }
 
-// setGlobal sets a global as an assignment by the script would, without
-// the proxy's traps: __ITER before each iteration.
-func (g *globalObject) setGlobal(name string, v any) error { return g.target.Set(name, v) }
+// read returns the value of lazyGlobals[i] for a read of the global: an
+// in-place global's value, which stays pending, or the global built.
+func (g *globalObject) read(i int) sobek.Value {
+	lg := &lazyGlobals[i]
+	if !lg.inPlace {
+		return g.build(i)
+	}
+	v, err := lg.build(g.vu)
+	if err != nil {
+		panic(g.vu.rt.NewGoError(fmt.Errorf("global %s: %w", lg.name, err)))
+	}
+	return v
+}
+
+// setIter sets __ITER before an iteration, as an assignment by the script
+// would once the global is defined.
+func (g *globalObject) setIter(n int64) {
+	g.iter = n
+	if _, pending := g.pendingIndex("__ITER"); !pending {
+		_ = g.target.Set("__ITER", n)
+	}
+}
+
+// envObject returns __ENV, made on its first read.
+func (g *globalObject) envObject() *sobek.Object {
+	if g.env == nil {
+		g.env = g.vu.rt.NewDynamicObject(&envObject{rt: g.vu.rt, base: g.vu.state.Run.Env})
+	}
+	return g.env
+}
+
+// consoleObject returns console, made on its first read.
+func (g *globalObject) consoleObject() *sobek.Object {
+	if g.console == nil {
+		g.console = g.vu.console()
+	}
+	return g.console
+}

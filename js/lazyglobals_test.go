@@ -10,12 +10,14 @@ import (
 )
 
 // allLazy are the globals a VU builds on first use, in lazyGlobals' order.
-var allLazy = []string{"TextEncoder", "TextDecoder", "URL", "URLSearchParams", "structuredClone",
+var allLazy = []string{"__ENV", "__VU", "__ITER", "console", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "structuredClone",
 	"open", "require", "crypto", "setTimeout", "clearTimeout", "setInterval", "clearInterval"}
 
 // TestLazyGlobalsBuiltOnUse checks which globals an operation builds: only
 // the one it reads, describes or redefines (the web globals together); none
-// for `in` or an assignment; all for a listing of the global object's keys.
+// for `in` or an assignment, or for a read of __ENV, __VU, __ITER or
+// console, which are read in place; all for a listing of the global
+// object's keys.
 func TestLazyGlobalsBuiltOnUse(t *testing.T) {
 	web := []string{"TextEncoder", "TextDecoder", "URL", "URLSearchParams", "structuredClone"}
 	without := func(names ...string) []string {
@@ -30,6 +32,8 @@ func TestLazyGlobalsBuiltOnUse(t *testing.T) {
 		{"assignment", `setInterval = 1; globalThis.structuredClone = 2`},
 		{"web and assignment", `structuredClone = 2; new URL('http://h').href`},
 		{"delete", `delete globalThis.clearTimeout`},
+		{"read in place", `__ENV.X === undefined && __VU === 1 && __ITER === 0 && console === console && __ENV === __ENV`},
+		{"in place described", `globalThis.hasOwnProperty('__ENV') && Object.getOwnPropertyDescriptor(globalThis, '__ITER').value === 0`},
 		{"keys", `Object.keys(globalThis)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -46,6 +50,8 @@ func TestLazyGlobalsBuiltOnUse(t *testing.T) {
 				"assignment":               without("setInterval", "structuredClone"),
 				"web and assignment":       without(web...),
 				"delete":                   without("clearTimeout"),
+				"read in place":            allLazy,
+				"in place described":       without("__ENV", "__ITER"),
 				"keys":                     nil,
 			}[tc.name]
 			if got := vu.PendingGlobals(); !slices.Equal(got, want) {
@@ -86,9 +92,15 @@ func TestLazyGlobalsSemantics(t *testing.T) {
 		{"another prototype", `Object.setPrototypeOf(globalThis, { inherited: 42 }); [inherited, typeof clearInterval].join()`, "42,function"},
 		{"a prototype cycle", `Object.setPrototypeOf(globalThis, Object.create(globalThis))`, "throws TypeError"},
 		{"frozen", `Object.freeze(globalThis); [typeof TextDecoder, Object.isFrozen(globalThis)].join()`, "function,true"},
+		{"frozen prototype", `Object.preventExtensions(globalThis); Object.setPrototypeOf(globalThis, Object.prototype); Object.setPrototypeOf(globalThis, {})`, "throws TypeError"},
 		{"one set of web classes", `const p = new URL('http://h/?a=1').searchParams; TextDecoder; p instanceof URLSearchParams`, "true"},
 		{"sloppy this", `Function('return this')() === globalThis`, "true"},
 		{"class", `Object.prototype.toString.call(globalThis)`, "[object global]"},
+		{"in place", `[__VU, __ITER, typeof __ENV, typeof console.log, __ENV === globalThis.__ENV, console === globalThis.console].join()`,
+			"1,0,object,function,true,true"},
+		{"in place assigned", desc + `__ENV.A = 'b'; const e = __ENV; __ITER = 5; __ENV = 3; [__ITER, __ENV, e.A, desc('__ITER')].join()`,
+			`5,3,b,{"value":5,"writable":true,"enumerable":true,"configurable":true}`},
+		{"in place deleted", `[delete globalThis.__VU, typeof __VU, '__VU' in globalThis, 'console' in globalThis].join()`, "true,undefined,false,true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vu := jstest.NewVU(t, `export default function () {}`)
@@ -110,12 +122,15 @@ func TestLazyGlobalsSemantics(t *testing.T) {
 }
 
 // TestLazyGlobalsInInitAndIterations uses the globals in init code and in
-// iterations: the same objects, __ITER counting the iterations.
+// iterations: the same objects, __ITER counting the iterations whether it
+// is read in place or defined.
 func TestLazyGlobalsInInitAndIterations(t *testing.T) {
 	res := jstest.Run(context.Background(), t, `
 const InitURL = URL;
 const uuid = crypto.randomUUID();
 export default function () {
+  if (__ITER === 1) __ITER = 100;
+  if (__ITER === 2) Object.keys(globalThis);
   if (InitURL !== URL) throw new Error('URL changed');
   if (new URL('/a?b=' + __ITER, 'http://h').searchParams.get('b') !== String(__ITER)) throw new Error('URL');
   if (crypto.randomUUID() === uuid) throw new Error('the same uuid');
@@ -125,7 +140,9 @@ export default function () {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	for _, want := range []string{"timer 0", "timer 1", "timer 2"} {
+	// Iteration 1 assigns __ITER, which defines it; iteration 2 lists the
+	// global's keys: __ITER is set again before each iteration.
+	for _, want := range []string{"timer 0  ", "timer 100  ", "timer 2  "} {
 		if !strings.Contains(res.Log, want) {
 			t.Errorf("log lacks %q:\n%s", want, res.Log)
 		}

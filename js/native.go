@@ -67,21 +67,18 @@ func (r *nativeRecord) Instantiate(rt *sobek.Runtime) (sobek.CyclicModuleInstanc
 	// Exceptions the module throws while it is instantiated reject the
 	// evaluation, as they did when the instance was created by module code.
 	var mod modules.Instance
-	var ex modules.Exports
-	if jsErr := rt.Try(func() {
-		mod = modules.Get(r.name).NewModuleInstance(vu)
-		ex = mod.Exports()
-	}); jsErr != nil {
+	if jsErr := rt.Try(func() { mod = modules.Get(r.name).NewModuleInstance(vu) }); jsErr != nil {
 		return nil, jsErr
 	}
-	return &nativeInstance{rt: rt, mod: mod, exports: ex}, nil
+	return &nativeInstance{rt: rt, mod: mod}, nil
 }
 
-// nativeInstance is a native module instantiated in one VU.
+// nativeInstance is a native module instantiated in one VU. Its exports
+// are asked for when a VU first reads an import: an idle VU holds none.
 type nativeInstance struct {
 	rt      *sobek.Runtime
 	mod     modules.Instance
-	exports modules.Exports
+	exports *modules.Exports
 	values  []binding
 }
 
@@ -105,6 +102,10 @@ func (i *nativeInstance) GetBindingValue(name string) sobek.Value {
 		if b.name == name {
 			return b.value
 		}
+	}
+	if i.exports == nil {
+		ex := i.mod.Exports()
+		i.exports = &ex
 	}
 	v := sobek.Undefined() // a name this VU's instance lacks, as m.named.x was
 	if name == "default" {

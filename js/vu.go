@@ -74,9 +74,7 @@ func (b *Bundle) NewVU(ctx context.Context, id int64, run *modules.Run) (*VU, er
 		vu.loop.busy = func() { turn.Acquire(vu.ctx) }
 	}
 	vu.timers = k6timers.NewTimers(vu)
-	if err := vu.installGlobals(); err != nil {
-		return nil, err
-	}
+	vu.installGlobals()
 	if err := vu.evaluateUntil(ctx); err != nil {
 		return nil, err
 	}

@@ -13,13 +13,17 @@ import (
 type core struct{ vu modules.VU }
 
 // newCore instantiates the "k6" module in vu.
-func newCore(vu modules.VU) modules.Instance {
-	c := &core{vu: vu}
+func newCore(vu modules.VU) modules.Instance { return &core{vu: vu} }
+
+// Exports returns the module's functions, bound to the VU. The VU asks
+// for them when the script first reads an import, so an idle VU holds
+// only the core.
+func (c *core) Exports() modules.Exports {
 	named := map[string]any{
 		"check": c.check, "group": c.group, "sleep": c.sleep, "fail": c.fail,
 		"randomSeed": c.randomSeed,
 	}
-	return modules.Static{Default: named, Named: named}
+	return modules.Exports{Default: named, Named: named}
 }
 
 var errInit = errors.New("not available in the init context: call it inside an exported function")
