@@ -153,8 +153,8 @@ var stampRequest = func() []byte {
 // quarter of the send buffer; otherwise stamped is false and nothing was
 // sent. n may be short of len(p); wouldBlock reports EAGAIN.
 func SendStamped(fd int, p []byte) (n int, stamped, wouldBlock bool, err error) {
-	queued, err := unix.IoctlGetInt(fd, unix.SIOCOUTQ)
-	if err != nil {
+	queued, errno := outq(fd)
+	if errno != 0 {
 		return 0, false, false, nil
 	}
 	// No send buffer is smaller than minSendBuffer, so a small send on a
@@ -165,12 +165,16 @@ func SendStamped(fd int, p []byte) (n int, stamped, wouldBlock bool, err error) 
 			return 0, false, false, nil
 		}
 	}
-	n, err = unix.SendmsgN(fd, p, stampRequest, nil, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
-	switch {
-	case err == unix.EAGAIN:
-		return 0, true, true, nil
-	case err != nil:
-		return 0, true, false, os.NewSyscallError("sendmsg", err)
+	for {
+		n, errno := sendmsg(fd, p, stampRequest, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
+		switch errno {
+		case 0:
+			return n, true, false, nil
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return 0, true, true, nil
+		}
+		return 0, true, false, os.NewSyscallError("sendmsg", errno)
 	}
-	return n, true, false, nil
 }

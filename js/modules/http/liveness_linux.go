@@ -1,9 +1,9 @@
 package k6http
 
 import (
-	"errors"
 	"net"
 	"syscall"
+	"unsafe"
 )
 
 // liveness checks whether an idle connection is still open. net/http
@@ -53,9 +53,12 @@ func (l *liveness) check() bool {
 }
 
 // peekFd is one non-blocking peek at the descriptor: alive while it would
-// block.
+// block. It is a raw system call: one that returns at once needs no
+// scheduler hand-off, and the hand-off wakes the runtime's monitor thread
+// when the process was idle (see internal/sockstamp).
 func (l *liveness) peekFd(fd uintptr) bool {
-	_, _, err := syscall.Recvfrom(int(fd), l.buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-	l.alive = errors.Is(err, syscall.EAGAIN)
+	_, _, errno := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&l.buf[0])), uintptr(len(l.buf)),
+		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+	l.alive = errno == syscall.EAGAIN
 	return true
 }

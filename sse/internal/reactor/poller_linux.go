@@ -83,7 +83,7 @@ func (p *poller) remove(fd int) {
 // wake makes the reactor goroutine run its pending commands.
 func (p *poller) wake() {
 	var one = [8]byte{1}
-	_, _ = unix.Write(p.wakefd, one[:])
+	_, _ = rawWrite(p.wakefd, one[:])
 }
 
 // run calls ready with the descriptors that can be read, forever: it
@@ -92,8 +92,8 @@ func (p *poller) wake() {
 func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 	_ = p.raw.Read(func(uintptr) bool {
 		for {
-			n, err := unix.EpollWait(p.epfd, p.events, 0)
-			if err != nil && !errors.Is(err, unix.EINTR) {
+			n, errno := pollEvents(p.epfd, p.events)
+			if errno != 0 && errno != unix.EINTR {
 				return false
 			}
 			if n <= 0 {
@@ -102,7 +102,7 @@ func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 			for _, ev := range p.events[:n] {
 				if int(ev.Fd) == p.wakefd {
 					var b [8]byte
-					_, _ = unix.Read(p.wakefd, b[:])
+					_, _ = rawRead(p.wakefd, b[:])
 					woken()
 					continue
 				}
@@ -120,15 +120,16 @@ func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 // went out before an error.
 func writeFD(fd int, b []byte, timeoutMs int) (written int, err error) {
 	for written < len(b) {
-		n, err := unix.Write(fd, b[written:])
-		switch {
-		case err == nil:
+		n, errno := rawWrite(fd, b[written:])
+		switch errno {
+		case 0:
 			written += n
 			continue
-		case errors.Is(err, unix.EINTR):
+		case unix.EINTR:
 			continue
-		case !errors.Is(err, unix.EAGAIN):
-			return written, os.NewSyscallError("write", err)
+		case unix.EAGAIN:
+		default:
+			return written, os.NewSyscallError("write", errno)
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
 		k, err := unix.Poll(fds, timeoutMs)
