@@ -192,8 +192,9 @@ func object(rt *sobek.Runtime, v sobek.Value) *sobek.Object {
 // stringMap reads an object of strings.
 func stringMap(rt *sobek.Runtime, v sobek.Value) map[string]string {
 	obj := v.ToObject(rt)
-	out := make(map[string]string, len(obj.Keys()))
-	for _, k := range obj.Keys() {
+	keys := obj.Keys()
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
 		out[k] = obj.Get(k).String()
 	}
 	return out

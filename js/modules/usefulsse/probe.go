@@ -54,7 +54,7 @@ func NewProbe(vu modules.VU) *Probe {
 // default export and as named exports.
 func (p *Probe) Exports() modules.Exports {
 	named := map[string]any{
-		"request": p.request, "post": p.post, "get": p.get, "requestAsync": p.requestAsync,
+		"request": p.requestCall, "post": p.postCall, "get": p.getCall, "requestAsync": p.requestAsync,
 		"watch": p.watch,
 	}
 	return modules.Exports{Default: named, Named: named}
@@ -98,14 +98,52 @@ func (p *Probe) request(method, url string, body, params sobek.Value) (sobek.Val
 	return resultValue(p.vu.Runtime(), res, good), nil
 }
 
-// post is request("POST", …).
-func (p *Probe) post(url string, body, params sobek.Value) (sobek.Value, error) {
-	return p.request(http.MethodPost, url, body, params)
+// The blocking requests are called without reflection, once per stream:
+// request(method, url, body, params), post(url, body, params) and
+// get(url, params) read their arguments as sobek's conversion of a Go
+// function's parameters would (a string from undefined or null is empty, a
+// missing value nil) and throw an error as it would.
+
+func (p *Probe) requestCall(call sobek.FunctionCall) sobek.Value {
+	return p.returned(p.request(stringArg(call, 0), stringArg(call, 1), valueArg(call, 2), valueArg(call, 3)))
 }
 
-// get is request("GET", …) without a body.
-func (p *Probe) get(url string, params sobek.Value) (sobek.Value, error) {
-	return p.request(http.MethodGet, url, sobek.Undefined(), params)
+func (p *Probe) postCall(call sobek.FunctionCall) sobek.Value {
+	return p.returned(p.request(http.MethodPost, stringArg(call, 0), valueArg(call, 1), valueArg(call, 2)))
+}
+
+func (p *Probe) getCall(call sobek.FunctionCall) sobek.Value {
+	return p.returned(p.request(http.MethodGet, stringArg(call, 0), sobek.Undefined(), valueArg(call, 1)))
+}
+
+// returned returns v, or throws err: an exception as it is, any other error
+// as a GoError.
+func (p *Probe) returned(v sobek.Value, err error) sobek.Value {
+	if err == nil {
+		return v
+	}
+	if ex, ok := err.(*sobek.Exception); ok {
+		panic(ex)
+	}
+	panic(p.vu.Runtime().NewGoError(err))
+}
+
+// stringArg returns argument i as a string: empty when missing, undefined
+// or null.
+func stringArg(call sobek.FunctionCall, i int) string {
+	v := valueArg(call, i)
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// valueArg returns argument i, nil when missing.
+func valueArg(call sobek.FunctionCall, i int) sobek.Value {
+	if i < len(call.Arguments) {
+		return call.Arguments[i]
+	}
+	return nil
 }
 
 // requestAsync sends a streaming request without blocking the VU and
