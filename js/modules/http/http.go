@@ -14,6 +14,7 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/redact"
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/js/modules"
 	k6html "github.com/usefullatency/usefullatency/js/modules/html"
 	"github.com/usefullatency/usefullatency/metrics"
@@ -49,6 +50,10 @@ var _ modules.Instance = (*HTTP)(nil)
 // newHTTP instantiates the module in vu and registers k6's HTTP metrics in
 // the run's registry (idempotent: once per run in effect).
 func newHTTP(vu modules.VU) *HTTP {
+	// The kernel's stamping is switched on now, in init, once per process:
+	// its wait of a few milliseconds, paid at the first request, held every
+	// VU's first request behind it and dropped the iterations due meanwhile.
+	sockstamp.KeepOn()
 	h := &HTTP{vu: vu, expect: defaultExpected}
 	if run := vu.State().Run; run != nil {
 		h.metrics = registerMetrics(run.Registry)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/metrics"
 	"github.com/usefullatency/usefullatency/sse"
@@ -43,6 +44,7 @@ var _ modules.Instance = (*Probe)(nil)
 // NewProbe instantiates the module in vu and registers the probe's metrics
 // in the run's registry (once per run: registering is idempotent).
 func NewProbe(vu modules.VU) *Probe {
+	sockstamp.KeepOn() // in init, not at the first stream (see k6/http's newHTTP)
 	p := &Probe{vu: vu}
 	if run := vu.State().Run; run != nil {
 		p.metrics = registerProbeMetrics(run.Registry)
