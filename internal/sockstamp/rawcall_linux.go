@@ -42,7 +42,9 @@ func recvmsg(fd int, b, oob []byte, flags int) (n, oobn, msgFlags int, errno uni
 }
 
 // sendmsg is sendmsg(2) of b with the control messages oob; flags must
-// hold MSG_DONTWAIT. It does not allocate.
+// hold MSG_DONTWAIT. It does not allocate: it fills its message header as
+// recvmsg does, inline (a helper storing &iov into the header moves iov to
+// the heap).
 func sendmsg(fd int, b, oob []byte, flags int) (n int, errno unix.Errno) {
 	var iov unix.Iovec
 	var msg unix.Msghdr
