@@ -38,6 +38,9 @@ var (
 	lazyGlobals []lazyGlobal
 	// lazyIndex maps the name of a lazy global to its index in lazyGlobals.
 	lazyIndex map[string]int
+	// iterGlobal is the index of __ITER, which is set before every
+	// iteration once defined.
+	iterGlobal int
 )
 
 // init fills the tables of lazy globals (in a function: the globals'
@@ -48,6 +51,7 @@ func init() {
 	for i, g := range lazyGlobals {
 		lazyIndex[g.name] = i
 	}
+	iterGlobal = lazyIndex["__ITER"]
 }
 
 // newLazyGlobals lists the web globals of package web (the first of them
@@ -138,16 +142,26 @@ func (g *globalObject) pendingIndex(name string) (int, bool) {
 // build builds lazyGlobals[i] and defines it on the target with its
 // attributes. A failure is thrown as a JavaScript exception.
 func (g *globalObject) build(i int) sobek.Value {
-	lg := &lazyGlobals[i]
 	g.drop(i)
-	v, err := lg.build(g.vu)
-	if err == nil {
-		err = g.define(i, v)
-	}
-	if err != nil {
-		panic(g.vu.rt.NewGoError(fmt.Errorf("global %s: %w", lg.name, err)))
+	v := g.value(i)
+	if err := g.define(i, v); err != nil {
+		g.fail(i, err)
 	}
 	return v
+}
+
+// value returns the value of lazyGlobals[i], made now.
+func (g *globalObject) value(i int) sobek.Value {
+	v, err := lazyGlobals[i].build(g.vu)
+	if err != nil {
+		g.fail(i, err)
+	}
+	return v
+}
+
+// fail throws err, about lazyGlobals[i], as a JavaScript exception.
+func (g *globalObject) fail(i int, err error) {
+	panic(g.vu.rt.NewGoError(fmt.Errorf("global %s: %w", lazyGlobals[i].name, err)))
 }
 
 // define defines lazyGlobals[i] on the target with the value v and the
@@ -193,22 +207,17 @@ func (g *globalObject) webGlobal(name string) (sobek.Value, error) {
 // read returns the value of lazyGlobals[i] for a read of the global: an
 // in-place global's value, which stays pending, or the global built.
 func (g *globalObject) read(i int) sobek.Value {
-	lg := &lazyGlobals[i]
-	if !lg.inPlace {
+	if !lazyGlobals[i].inPlace {
 		return g.build(i)
 	}
-	v, err := lg.build(g.vu)
-	if err != nil {
-		panic(g.vu.rt.NewGoError(fmt.Errorf("global %s: %w", lg.name, err)))
-	}
-	return v
+	return g.value(i)
 }
 
 // setIter sets __ITER before an iteration, as an assignment by the script
 // would once the global is defined.
 func (g *globalObject) setIter(n int64) {
 	g.iter = n
-	if _, pending := g.pendingIndex("__ITER"); !pending {
+	if g.pending&(1<<iterGlobal) == 0 {
 		_ = g.target.Set("__ITER", n)
 	}
 }

@@ -22,6 +22,21 @@ import (
 // every call, this does not allocate. n is the bytes read, oobn the bytes
 // of control messages, flags the message's flags (MSG_CTRUNC, …).
 func recvmsg(fd int, b, oob []byte, flags int) (n, oobn, msgFlags int, errno unix.Errno) {
+	return msgCall(unix.SYS_RECVMSG, fd, b, oob, flags)
+}
+
+// sendmsg is sendmsg(2) of b with the control messages oob; flags must
+// hold MSG_DONTWAIT. It does not allocate.
+func sendmsg(fd int, b, oob []byte, flags int) (n int, errno unix.Errno) {
+	n, _, _, errno = msgCall(unix.SYS_SENDMSG, fd, b, oob, flags)
+	return n, errno
+}
+
+// msgCall is recvmsg(2) or sendmsg(2) (trap) of one buffer b and the
+// control messages oob; it returns the message's control length and flags
+// as the kernel left them. Its header stays on the stack: no pointer to it
+// or to its iovec leaves the function.
+func msgCall(trap uintptr, fd int, b, oob []byte, flags int) (n, oobn, msgFlags int, errno unix.Errno) {
 	var iov unix.Iovec
 	var msg unix.Msghdr
 	if len(b) > 0 {
@@ -34,35 +49,11 @@ func recvmsg(fd int, b, oob []byte, flags int) (n, oobn, msgFlags int, errno uni
 		msg.Control = &oob[0]
 		msg.SetControllen(len(oob))
 	}
-	r, _, errno := unix.RawSyscall(unix.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&msg)), uintptr(flags))
+	r, _, errno := unix.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&msg)), uintptr(flags))
 	if errno != 0 {
 		return 0, 0, 0, errno
 	}
 	return int(r), int(msg.Controllen), int(msg.Flags), 0
-}
-
-// sendmsg is sendmsg(2) of b with the control messages oob; flags must
-// hold MSG_DONTWAIT. It does not allocate: it fills its message header as
-// recvmsg does, inline (a helper storing &iov into the header moves iov to
-// the heap).
-func sendmsg(fd int, b, oob []byte, flags int) (n int, errno unix.Errno) {
-	var iov unix.Iovec
-	var msg unix.Msghdr
-	if len(b) > 0 {
-		iov.Base = &b[0]
-		iov.SetLen(len(b))
-		msg.Iov = &iov
-		msg.SetIovlen(1)
-	}
-	if len(oob) > 0 {
-		msg.Control = &oob[0]
-		msg.SetControllen(len(oob))
-	}
-	r, _, errno := unix.RawSyscall(unix.SYS_SENDMSG, uintptr(fd), uintptr(unsafe.Pointer(&msg)), uintptr(flags))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(r), 0
 }
 
 // outq returns the bytes fd's send queue holds, sent or not, that the

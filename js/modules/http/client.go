@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
-	"github.com/usefullatency/usefullatency/internal/sockstamp"
 	"github.com/usefullatency/usefullatency/js/modules"
 )
 
@@ -41,11 +40,10 @@ type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error
 
 // wireDial wraps dial so that the bytes of its connections are counted
 // (data_sent, data_received) and, where the kernel can, stamped (the
-// timings). It holds the kernel's receive stamping on for the process
-// (sockstamp.KeepOn), so that a first connection's first bytes are
-// stamped too.
+// timings). The kernel's receive stamping is on for the process from the
+// module's instantiation (newHTTP), so a first connection's first bytes
+// are stamped too.
 func wireDial(dial dialFunc) dialFunc {
-	sockstamp.KeepOn()
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
 		if err != nil {

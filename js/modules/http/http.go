@@ -50,9 +50,10 @@ var _ modules.Instance = (*HTTP)(nil)
 // newHTTP instantiates the module in vu and registers k6's HTTP metrics in
 // the run's registry (idempotent: once per run in effect).
 func newHTTP(vu modules.VU) *HTTP {
-	// The kernel's stamping is switched on now, in init, once per process:
-	// its wait of a few milliseconds, paid at the first request, held every
-	// VU's first request behind it and dropped the iterations due meanwhile.
+	// The kernel's receive stamping is switched on now, in init, once per
+	// process (sockstamp.KeepOn), so a first connection's first bytes are
+	// stamped: its wait of a few milliseconds, paid at the first request,
+	// held every VU's first request behind it.
 	sockstamp.KeepOn()
 	h := &HTTP{vu: vu, expect: defaultExpected}
 	if run := vu.State().Run; run != nil {

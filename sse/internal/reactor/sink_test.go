@@ -80,6 +80,22 @@ func serveEach(t *testing.T, fn func(c net.Conn)) string {
 	return ln.Addr().String()
 }
 
+// eachRequest reads the requests on c, their bodies discarded, and calls
+// answer after each until reading fails or answer returns false.
+func eachRequest(c net.Conn, answer func() bool) {
+	br := bufio.NewReader(c)
+	for {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		_, _ = io.Copy(io.Discard, req.Body)
+		if !answer() {
+			return
+		}
+	}
+}
+
 // rawServer answers each request on a kept-alive connection with the next
 // of answers, written as it is, and counts connections.
 func rawServer(t *testing.T, answers ...string) (url string, conns func() int) {
@@ -90,21 +106,14 @@ func rawServer(t *testing.T, answers ...string) (url string, conns func() int) {
 		mu.Lock()
 		n++
 		mu.Unlock()
-		br := bufio.NewReader(c)
-		for {
-			req, err := http.ReadRequest(br)
-			if err != nil {
-				return
-			}
-			_, _ = io.Copy(io.Discard, req.Body)
+		eachRequest(c, func() bool {
 			mu.Lock()
 			a := answers[next%len(answers)]
 			next++
 			mu.Unlock()
-			if _, err := io.WriteString(c, a); err != nil || strings.Contains(a, "Connection: close") {
-				return
-			}
-		}
+			_, err := io.WriteString(c, a)
+			return err == nil && !strings.Contains(a, "Connection: close")
+		})
 	})
 	return "http://" + addr + "/", func() int { mu.Lock(); defer mu.Unlock(); return n }
 }

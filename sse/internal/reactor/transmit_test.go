@@ -3,7 +3,6 @@
 package reactor
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -61,19 +60,12 @@ func echoServer(t *testing.T) (string, <-chan time.Time) {
 	t.Helper()
 	seen := make(chan time.Time, 100)
 	addr := serveEach(t, func(c net.Conn) {
-		br := bufio.NewReader(c)
-		for {
-			req, err := http.ReadRequest(br)
-			if err != nil {
-				return
-			}
-			_, _ = io.Copy(io.Discard, req.Body)
+		eachRequest(c, func() bool {
 			seen <- time.Now()
 			body := "data: hi\n\n"
-			if _, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
-				return
-			}
-		}
+			_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+			return err == nil
+		})
 	})
 	return "http://" + addr + "/chat", seen
 }
