@@ -266,26 +266,27 @@ func (c *Conn) takeTransmits() {
 
 // readable reads what the connection has and resumes its exchange;
 // failed says epoll reported an error condition, which a queued transmit
-// stamp also raises.
-func (c *Conn) readable(buf, oob []byte, failed bool) {
+// stamp also raises. full says the read filled buf: more may be waiting.
+func (c *Conn) readable(buf, oob []byte, failed bool) (full bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state == Closed || (c.h != nil && c.h.paused) {
-		return // paused: an event of the batch that took it out of the set
+		return false // paused: an event of the batch that took it out of the set
 	}
 	if failed {
 		c.takeTransmits()
 	}
 	n, rx, wouldBlock, err := sockstamp.Read(c.fd, buf, oob)
 	if wouldBlock {
-		return
+		return false
 	}
 	if c.state == Idle {
 		// Idle: the server closed the connection, or sent bytes nobody
 		// asked for.
 		c.closeLocked()
-		return
+		return false
 	}
+	full = n == len(buf)
 	c.txWaiting = false // the response began: its times are being taken
 	// Reads stamped from one kernel timestamp convert to the monotonic
 	// clock a few ns apart: stamps never go back.
@@ -295,13 +296,14 @@ func (c *Conn) readable(buf, oob []byte, failed bool) {
 		at = c.lastAt
 	}
 	if err == nil && n > 0 && c.cap != nil && c.splitFeed(buf[:n], now) {
-		return
+		return full
 	}
 	if rx != 0 {
 		c.call.x.NoteLag(now.Sub(at))
 	}
 	c.lastAt = at
 	c.deliver(buf[:n], at, err)
+	return full
 }
 
 // deliver hands one read (or one piece of it) to the exchange: to its

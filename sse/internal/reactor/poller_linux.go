@@ -56,9 +56,10 @@ func (p *poller) closeFDs() {
 	unix.Close(p.epfd)
 }
 
-// add watches fd for reading.
+// add watches fd for reading. EPOLLRDHUP tells, with the bytes a wait
+// reports, that the peer's end of stream is queued behind them (run).
 func (p *poller) add(fd int) error {
-	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}
 	return os.NewSyscallError("epoll_ctl", unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev))
 }
 
@@ -86,10 +87,20 @@ func (p *poller) wake() {
 	_, _ = rawWrite(p.wakefd, one[:])
 }
 
-// run calls ready with the descriptors that can be read, forever: it
-// parks in Go's network poller until the epoll set has something, then
-// takes events without blocking until it has none.
-func (p *poller) run(ready func(fd int, failed bool), woken func()) {
+// run calls ready with the descriptors that can be read and their epoll
+// events, forever: it parks in Go's network poller until the epoll set has
+// something, then takes events without blocking and parks again.
+//
+// The set is level-triggered, and Go's poller wakes the goroutine only
+// when something new arrives on one of its descriptors: a descriptor left
+// readable after its turn (its read filled the buffer, or the peer's end
+// of stream or an error is queued behind the bytes read) would wait for
+// the next arrival. ready says so by returning true, and so does a full
+// batch: then run looks once more before parking. Otherwise every
+// descriptor reported was read to its end, and whatever arrives from now
+// on wakes the goroutine again: parking at once saves an empty epoll_wait
+// per wake-up.
+func (p *poller) run(ready func(fd int, events uint32) (again bool), woken func()) {
 	_ = p.raw.Read(func(uintptr) bool {
 		for {
 			n, errno := pollEvents(p.epfd, p.events)
@@ -99,6 +110,7 @@ func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 			if n <= 0 {
 				return false
 			}
+			again := n == len(p.events)
 			for _, ev := range p.events[:n] {
 				if int(ev.Fd) == p.wakefd {
 					var b [8]byte
@@ -106,14 +118,23 @@ func (p *poller) run(ready func(fd int, failed bool), woken func()) {
 					woken()
 					continue
 				}
-				ready(int(ev.Fd), ev.Events&unix.EPOLLERR != 0)
+				if ready(int(ev.Fd), ev.Events) {
+					again = true
+				}
 			}
-			// Level-triggered descriptors still readable (a reset queued
-			// behind the bytes just read, say) don't wake the parked
-			// goroutine again: look once more before parking.
+			if !again {
+				return false
+			}
 		}
 	})
 }
+
+// Epoll's conditions, for ready: an error (a queued transmit stamp raises
+// it too), and the peer's end of stream.
+const (
+	pollFailed = unix.EPOLLERR
+	pollEnded  = unix.EPOLLHUP | unix.EPOLLRDHUP
+)
 
 // writeFD writes all of b to a non-blocking descriptor, waiting for room
 // up to timeoutMs milliseconds at a time; written counts the bytes that

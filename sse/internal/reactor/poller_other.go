@@ -11,12 +11,14 @@ type poller struct{}
 
 var errNoPoller = errors.New("the stream reactor needs Linux")
 
-func newPoller() (*poller, error)             { return nil, errNoPoller }
-func (p *poller) add(int) error               { return errNoPoller }
-func (p *poller) remove(int)                  {}
-func (p *poller) watch(int, bool)             {}
-func (p *poller) wake()                       {}
-func (p *poller) run(func(int, bool), func()) {}
-func writeFD(int, []byte, int) (int, error)   { return 0, errNoPoller }
-func closeFD(int)                             {}
-func dupFD(int) (int, error)                  { return -1, errNoPoller }
+func newPoller() (*poller, error)                    { return nil, errNoPoller }
+func (p *poller) add(int) error                      { return errNoPoller }
+func (p *poller) remove(int)                         {}
+func (p *poller) watch(int, bool)                    {}
+func (p *poller) wake()                              {}
+func (p *poller) run(func(int, uint32) bool, func()) {}
+func writeFD(int, []byte, int) (int, error)          { return 0, errNoPoller }
+func closeFD(int)                                    {}
+func dupFD(int) (int, error)                         { return -1, errNoPoller }
+
+const pollFailed, pollEnded = 0, 0

@@ -103,15 +103,18 @@ func (r *reactor) interrupt(c *Conn, x Exchange) {
 	r.p.wake()
 }
 
-// ready handles a readable connection, or one in an error condition
-// (failed).
-func (r *reactor) ready(fd int, failed bool) {
+// ready handles a readable connection, or one in an error condition,
+// given its epoll events; again says it may still be readable after its
+// read (poller.run).
+func (r *reactor) ready(fd int, events uint32) (again bool) {
 	r.mu.Lock()
 	c := r.conns[fd]
 	r.mu.Unlock()
-	if c != nil {
-		c.readable(r.buf, r.oob, failed)
+	if c == nil {
+		return false
 	}
+	full := c.readable(r.buf, r.oob, events&pollFailed != 0)
+	return full || events&(pollFailed|pollEnded) != 0
 }
 
 // woken runs the interruptions posted since the last wake-up.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -250,5 +251,49 @@ func TestPushedBodyInterrupted(t *testing.T) {
 	defer x.pmu.Unlock()
 	if x.ends != 1 || !errors.Is(x.err, cause) {
 		t.Fatalf("%d ends, end %v; want one, with the context's cause", x.ends, x.err)
+	}
+}
+
+// TestNothingLeftUnread checks that the reactor reads each connection to
+// its end without waiting for more traffic: a body several times its read
+// buffer written at once (every read but the last fills the buffer), and
+// responses read until the close, written with the close right behind
+// them (the end of stream queued behind the bytes of one read). Nothing
+// else arrives to wake the reactor: a connection left readable would hang
+// until the deadline.
+func TestNothingLeftUnread(t *testing.T) {
+	if !Available() {
+		t.Skip("no reactor in this build")
+	}
+	big := strings.Repeat("data: x\n\n", 3*readBufSize/9+7)
+	cases := []struct{ name, answer, body string }{
+		{"three buffers", streamHead + "Content-Length: " + strconv.Itoa(len(big)) + "\r\n\r\n" + big, big},
+		{"three buffers until close", "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + big, big},
+		{"until close", "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: b\n\n", "data: b\n\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url, _ := rawServer(t, tc.answer)
+			p := testPool(t)
+			for i := range 30 {
+				x := &pushRecorder{recorder: recorder{ctx: context.Background()}}
+				done := make(chan error, 1)
+				go func() { done <- get(p, x, url) }()
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Fatalf("request %d: %v", i, err)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("request %d: no end in 10 s: the reactor left the connection readable", i)
+				}
+				x.pmu.Lock()
+				got, ends, err := x.got.String(), x.ends, x.err
+				x.pmu.Unlock()
+				if got != tc.body || ends != 1 || err != nil {
+					t.Fatalf("request %d: %d bytes, %d ends, end %v; want %d bytes, 1 clean end", i, len(got), ends, err, len(tc.body))
+				}
+			}
+		})
 	}
 }
