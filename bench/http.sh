@@ -6,7 +6,8 @@
 # request rate, http_req_duration p99, dropped iterations and the runner's
 # CPU-seconds (user + system, from /usr/bin/time) per 10,000 requests, and
 # the CPU-seconds per 10,000 requests of bench/httpfloor (plain net/http,
-# no JavaScript, no metrics) at the same rate.
+# no JavaScript, no metrics) at the same rate, and the requests it dropped
+# (due while all of its 50 were in flight, as an arrival-rate executor drops).
 set -euo pipefail
 BIN=${1:-bin/usefullatency}
 RUNS=${RUNS:-3}
@@ -43,10 +44,11 @@ PY
   done >"$TMP/rate$rate"
   for i in $(seq "$RUNS"); do
     /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$TMP/httpfloor" -url "$BASE" -rate "$rate" -duration "${HTTP_DURATION:-10s}" >"$TMP/floor"
-    read -r n _ <"$TMP/floor"
-    awk -v n="$n" '{print ($1 + $2) / n * 10000}' "$TMP/cpu"
+    read -r n _ dropped <"$TMP/floor"
+    awk -v n="$n" -v d="$dropped" '{print ($1 + $2) / n * 10000, d}' "$TMP/cpu"
   done >"$TMP/floor$rate"
   col() { awk -v c="$1" '{print $c}' "$TMP/rate$rate" | median; }
-  printf '%s/s: achieved %.0f/s, http_req_duration p99 %.3f ms, dropped %s, %.2f CPU-s per 10,000 requests (net/http floor %.2f), failed %s (median of %s)\n' \
-    "$rate" "$(col 1)" "$(col 2)" "$(col 3)" "$(col 4)" "$(median <"$TMP/floor$rate")" "$(col 5)" "$RUNS"
+  fcol() { awk -v c="$1" '{print $c}' "$TMP/floor$rate" | median; }
+  printf '%s/s: achieved %.0f/s, http_req_duration p99 %.3f ms, dropped %s, %.2f CPU-s per 10,000 requests (net/http floor %.2f, dropped %s), failed %s (median of %s)\n' \
+    "$rate" "$(col 1)" "$(col 2)" "$(col 3)" "$(col 4)" "$(fcol 1)" "$(fcol 2)" "$(col 5)" "$RUNS"
 done

@@ -1,12 +1,14 @@
 // Command httpfloor is the floor of the k6/http load benchmark
 // (bench/http.sh): plain net/http GETs of a URL at a constant arrival rate,
-// at most 50 in flight (the VUs of bench/http.js), with no JavaScript and
+// at most -vus in flight (the VUs of bench/http.js), with no JavaScript and
 // no metrics. Its CPU per request is what the machine and net/http cost at
-// that rate; the runner's is compared with it.
+// that rate; the runner's is compared with it. Like an arrival-rate
+// executor it drops a request whose start finds all -vus in flight: its
+// drops are what the machine's stalls cost a client that does nothing else.
 //
-//	httpfloor -url http://127.0.0.1:8080/ -rate 1000 -duration 10s
+//	httpfloor -url http://127.0.0.1:8080/ -rate 1000 -duration 10s -vus 100
 //
-// prints the requests sent and the failures.
+// prints the requests sent, the failures and the dropped requests.
 package main
 
 import (
@@ -23,18 +25,25 @@ func main() {
 	url := flag.String("url", "", "URL to GET")
 	rate := flag.Int("rate", 1000, "requests per second")
 	duration := flag.Duration("duration", 10*time.Second, "how long to send")
+	vus := flag.Int("vus", 50, "requests in flight at most")
 	flag.Parse()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100, DisableCompression: true}}
-	slots := make(chan struct{}, 50)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *vus, DisableCompression: true}}
+	slots := make(chan struct{}, *vus)
 	var (
-		wg     sync.WaitGroup
-		failed atomic.Int64
+		wg      sync.WaitGroup
+		failed  atomic.Int64
+		dropped int
 	)
 	start := time.Now()
 	n := int(duration.Seconds() * float64(*rate))
 	for i := range n {
 		time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(*rate))))
-		slots <- struct{}{}
+		select {
+		case slots <- struct{}{}:
+		default:
+			dropped++
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -45,7 +54,7 @@ func main() {
 		}()
 	}
 	wg.Wait()
-	fmt.Println(n, failed.Load())
+	fmt.Println(n-dropped, failed.Load(), dropped)
 }
 
 // get sends one GET and reads the whole body; false when it failed.
