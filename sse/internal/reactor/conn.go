@@ -239,14 +239,17 @@ func (c *Conn) send(msg []byte, timeout time.Duration) (written int, err error) 
 	return written, nil // a response is arriving: the exchange goes on
 }
 
-// takeTransmits empties the connection's error queue of transmit stamps
-// (epoll reports a non-empty queue at every wait until it is read). While
-// the exchange waits for the stamp of its request — the first whose key
-// is at or after its first byte; older ones belong to an earlier request —
-// it reports it. The sender looks right after its write; a stamp the
-// kernel queues later (a write held back behind the connection's earlier
-// packets) is taken when epoll reports it, unless the response has begun
-// by then. c.mu is held.
+// takeTransmits takes the transmit stamps off the connection's error
+// queue. While the exchange waits for the stamp of its request — the
+// first whose key is at or after its first byte; older ones belong to an
+// earlier request — it reports it and stops there: the queue is then
+// almost always empty, and a read to find it so would cost a system call
+// per request. Stamps left behind keep epoll's error condition up (the
+// set is level-triggered), and the reactor takes them at its next look
+// (poller.run looks again after an error). The sender looks right after
+// its write; a stamp the kernel queues later (a write held back behind
+// the connection's earlier packets) is taken when epoll reports it,
+// unless the response has begun by then. c.mu is held.
 func (c *Conn) takeTransmits() {
 	if !c.txOn {
 		return
@@ -260,6 +263,7 @@ func (c *Conn) takeTransmits() {
 		if c.txWaiting && int32(key-c.txFirst) >= 0 {
 			c.txWaiting = false
 			c.call.x.Transmitted(sockstamp.At(now, at), c.call.setup)
+			return
 		}
 	}
 }
