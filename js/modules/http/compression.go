@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/brotli"
@@ -124,10 +125,15 @@ func compress(body []byte, list []string) ([]byte, string, error) {
 // decoding stages' bytes counted (httpsafe.Expansion). A body that does
 // not decode fails with k6's code 1701, one beyond a limit with an
 // *httpsafe.LimitError; either way the bytes decoded so far are
-// returned. Network errors are returned as they are.
-func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
-	raw := &errorMark{r: r}
+// returned. Network errors are returned as they are. size is the body's
+// Content-Length, -1 when unknown: a body that is not encoded is read into
+// a buffer of that size (see readPlain).
+func readBody(r io.Reader, encoding string, size, limit int64) ([]byte, error) {
 	stages, n := decoders(encoding)
+	if n == 0 {
+		return readPlain(r, size, limit)
+	}
+	raw := &errorMark{r: r}
 	if n > httpsafe.MaxContentCodings {
 		return nil, decodeError(raw, &httpsafe.CodingsError{N: n})
 	}
@@ -147,6 +153,50 @@ func readBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
 		return body, decodeError(raw, err)
 	}
 	return body, err
+}
+
+// maxPresize bounds the buffer a body is read into before its bytes
+// arrive, 256 KiB: a server that announces a larger Content-Length and
+// sends less makes the reader allocate no more than this up front.
+const maxPresize = 256 << 10
+
+// readPlain reads a body that is not content-encoded through
+// httpsafe.BodyLimit, as io.ReadAll would, into one buffer of its size
+// when it is known (size >= 0) and within limit: a body of known length
+// costs one allocation of its length (two past maxPresize), not
+// io.ReadAll's growing chunks and final copy. The result is io.ReadAll's:
+// the bytes up to limit, a *httpsafe.LimitError past it, a network error
+// as it is.
+func readPlain(r io.Reader, size, limit int64) ([]byte, error) {
+	lim := httpsafe.BodyLimit{R: r, Max: limit}
+	if size < 0 || size > limit {
+		return readAll(&lim, 512, -1) // io.ReadAll's first buffer
+	}
+	return readAll(&lim, int(min(size, maxPresize)), int(size))
+}
+
+// readAll reads r to its end into a buffer of capacity first, grown to
+// size bytes once full (size is the length announced, -1 when unknown),
+// and by append past them, when the body turns out longer.
+func readAll(r *httpsafe.BodyLimit, first, size int) ([]byte, error) {
+	b := make([]byte, 0, first)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		switch {
+		case len(b) < cap(b):
+		case len(b) < size:
+			b = slices.Grow(b, size-len(b))
+		default:
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // decoders returns the decoders of the codings of a Content-Encoding

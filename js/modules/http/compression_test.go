@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
@@ -23,7 +25,7 @@ func TestCompressionRoundTrip(t *testing.T) {
 		if enc != strings.Join(list, ", ") || bytes.Equal(body, plain) {
 			t.Fatalf("%v: Content-Encoding %q, body unchanged %v", list, enc, bytes.Equal(body, plain))
 		}
-		got, err := readBody(bytes.NewReader(body), enc, httpsafe.DefaultMaxResponseSize)
+		got, err := readBody(bytes.NewReader(body), enc, -1, httpsafe.DefaultMaxResponseSize)
 		if err != nil || !bytes.Equal(got, plain) {
 			t.Fatalf("%v: decoded %q, %v", list, got, err)
 		}
@@ -51,7 +53,7 @@ func TestReadBodyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readBody(tt.r, tt.encoding, tt.limit)
+			got, err := readBody(tt.r, tt.encoding, -1, tt.limit)
 			var be *bodyError
 			var lim *httpsafe.LimitError
 			code := 0
@@ -74,7 +76,7 @@ func TestReadBodyErrors(t *testing.T) {
 		_, _ = w.Write(bytes.Repeat([]byte("abc"), 5000))
 		_ = w.Close()
 		r := io.MultiReader(bytes.NewReader(buf.Bytes()[:buf.Len()/2]), iotest.ErrReader(netErr))
-		_, err := readBody(r, "gzip", 1<<20)
+		_, err := readBody(r, "gzip", -1, 1<<20)
 		if !errors.Is(err, netErr) {
 			t.Fatalf("got %v, want the network error", err)
 		}
@@ -88,7 +90,7 @@ func TestZstdBombBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readBody(bytes.NewReader(bomb), "zstd", 1<<20)
+	got, err := readBody(bytes.NewReader(bomb), "zstd", -1, 1<<20)
 	var lim *httpsafe.LimitError
 	if len(bomb) > 64<<10 || len(got) != 1<<20 || !errors.As(err, &lim) {
 		t.Errorf("a %d-byte zstd bomb read %d bytes, error %v; want 1 MiB and the limit's error", len(bomb), len(got), err)
@@ -102,7 +104,7 @@ func TestDecompressionRatioGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readBody(bytes.NewReader(bomb), "gzip", httpsafe.DefaultMaxResponseSize)
+	got, err := readBody(bytes.NewReader(bomb), "gzip", -1, httpsafe.DefaultMaxResponseSize)
 	var lim *httpsafe.LimitError
 	if !errors.As(err, &lim) || lim.What != "decompression ratio" || int64(len(got)) > 2*httpsafe.RatioFloor {
 		t.Errorf("a %d-byte gzip bomb read %d bytes, error %v; want the ratio guard near %d bytes", len(bomb), len(got), err, httpsafe.RatioFloor)
@@ -128,7 +130,7 @@ func TestStackedCodingsRefusedBeforeDecoding(t *testing.T) {
 	encoding := strings.TrimSuffix(strings.Repeat("gzip, ", layers), ", ")
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := readBody(bytes.NewReader(body), encoding, httpsafe.DefaultMaxResponseSize)
+	got, err := readBody(bytes.NewReader(body), encoding, -1, httpsafe.DefaultMaxResponseSize)
 	runtime.ReadMemStats(&after)
 	var be *bodyError
 	if !errors.As(err, &be) || be.code != codeDecompression || got != nil ||
@@ -147,9 +149,99 @@ func TestStackedBombStopsAtTheRatio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readBody(bytes.NewReader(bomb), enc, httpsafe.DefaultMaxResponseSize)
+	got, err := readBody(bytes.NewReader(bomb), enc, -1, httpsafe.DefaultMaxResponseSize)
 	var lim *httpsafe.LimitError
 	if !errors.As(err, &lim) || lim.What != "decompression ratio" || int64(len(got)) > 2*httpsafe.RatioFloor {
 		t.Errorf("a %d-byte triple-gzip bomb read %d bytes, error %v; want the ratio guard near %d bytes", len(bomb), len(got), err, httpsafe.RatioFloor)
+	}
+}
+
+// eofReader reads data in reads of at most chunk bytes and returns io.EOF
+// with the last ones, as net/http's bodies of known length do.
+type eofReader struct {
+	data  []byte
+	chunk int
+}
+
+func (r *eofReader) Read(p []byte) (int, error) {
+	n := copy(p[:min(len(p), r.chunk)], r.data)
+	r.data = r.data[n:]
+	if len(r.data) == 0 {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestReadPlainAsReadAll checks that a body that is not encoded, read into
+// a buffer of its announced size, gives what io.ReadAll through the body
+// limit gives, bytes and error, whatever the size announced: exact,
+// shorter or longer than the body, past the limit, unknown; and a body
+// that fails part way.
+func TestReadPlainAsReadAll(t *testing.T) {
+	netErr := errors.New("connection reset")
+	body := bytes.Repeat([]byte("0123456789"), 200) // 2,000 bytes
+	cases := []struct {
+		name        string
+		size, limit int64
+		r           func() io.Reader
+	}{
+		{"exact", 2000, 1 << 20, func() io.Reader { return &eofReader{data: body, chunk: 700} }},
+		{"exact, EOF apart", 2000, 1 << 20, func() io.Reader { return bytes.NewReader(body) }},
+		{"longer than announced", 1000, 1 << 20, func() io.Reader { return &eofReader{data: body, chunk: 300} }},
+		{"longer than announced, past the limit", 1000, 1500, func() io.Reader { return bytes.NewReader(body) }},
+		{"announced past the limit", 5000, 1000, func() io.Reader { return bytes.NewReader(body) }},
+		{"exactly the limit", 2000, 2000, func() io.Reader { return bytes.NewReader(body) }},
+		{"one byte past the limit", 2000, 1999, func() io.Reader { return &eofReader{data: body, chunk: 2000} }},
+		{"shorter than announced", 5000, 1 << 20, func() io.Reader {
+			return io.MultiReader(bytes.NewReader(body), iotest.ErrReader(io.ErrUnexpectedEOF))
+		}},
+		{"network error", 2000, 1 << 20, func() io.Reader {
+			return io.MultiReader(bytes.NewReader(body[:500]), iotest.ErrReader(netErr))
+		}},
+		{"unknown size", -1, 1 << 20, func() io.Reader { return bytes.NewReader(body) }},
+		{"empty", 0, 1 << 20, func() io.Reader { return http.NoBody }},
+		{"larger than the presized buffer", maxPresize + 1, 1 << 30, func() io.Reader {
+			return bytes.NewReader(make([]byte, maxPresize+1))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := readBody(c.r(), "", c.size, c.limit)
+			want, wantErr := io.ReadAll(&httpsafe.BodyLimit{R: c.r(), Max: c.limit})
+			if !bytes.Equal(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) || (got == nil) != (want == nil) {
+				t.Errorf("%d bytes, %v; io.ReadAll: %d bytes, %v", len(got), err, len(want), wantErr)
+			}
+			var lim *httpsafe.LimitError
+			if errors.As(wantErr, &lim) != errors.As(err, &lim) || errors.Is(wantErr, netErr) != errors.Is(err, netErr) {
+				t.Errorf("error %#v, want %#v", err, wantErr)
+			}
+		})
+	}
+}
+
+// TestReadPlainAllocations checks that a body of known length, ending
+// with its last bytes as net/http's do, costs one allocation, its buffer;
+// past maxPresize two, the buffer of maxPresize and the one of its
+// length.
+func TestReadPlainAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates for itself")
+	}
+	for _, c := range []struct {
+		size   int
+		allocs float64
+	}{{1024, 1}, {4 * maxPresize, 2}} {
+		body := bytes.Repeat([]byte("x"), c.size)
+		r := &eofReader{chunk: 64 << 10}
+		allocs := testing.AllocsPerRun(20, func() {
+			r.data = body
+			got, err := readBody(r, "", int64(len(body)), 1<<30)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("%d bytes (capacity %d), %v", len(got), cap(got), err)
+			}
+		})
+		if allocs > c.allocs {
+			t.Errorf("a body of %d bytes: %v allocations, want %v", c.size, allocs, c.allocs)
+		}
 	}
 }

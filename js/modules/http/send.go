@@ -86,9 +86,19 @@ func (ex *exchange) readResponse(res *http.Response, rd bodyReading) error {
 		_, err := io.Copy(io.Discard, res.Body)
 		return err
 	}
-	body, err := readBody(res.Body, res.Header.Get("Content-Encoding"), rd.limit)
+	body, err := readBody(res.Body, res.Header.Get("Content-Encoding"), bodySize(res), rd.limit)
 	ex.body = body
 	return err
+}
+
+// bodySize returns the length of res's body when it is known: 0 for none
+// (a response to HEAD announces the length of a body it does not carry),
+// else its Content-Length, -1 when unknown.
+func bodySize(res *http.Response) int64 {
+	if res.Body == http.NoBody || (res.Request != nil && res.Request.Method == http.MethodHead) {
+		return 0
+	}
+	return res.ContentLength
 }
 
 // connection records the remote address of conn and the bytes the
