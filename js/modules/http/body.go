@@ -2,7 +2,6 @@ package k6http
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"sort"
 
@@ -14,24 +13,22 @@ import (
 // typed array as its bytes, an object as a form
 // (application/x-www-form-urlencoded, set unless the script set a
 // Content-Type) or, when one of its values is an http.file, as
-// multipart/form-data, null or undefined as no body.
-func requestBody(rt *sobek.Runtime, v sobek.Value, h http.Header) ([]byte, error) {
+// multipart/form-data, null or undefined as no body. contentType is the
+// Content-Type of a form, "" for the others.
+func requestBody(rt *sobek.Runtime, v sobek.Value) (body []byte, contentType string, err error) {
 	if isNullish(v) {
-		return nil, nil
+		return nil, "", nil
 	}
 	if b, ok := modules.Bytes(rt, v); ok {
-		return b, nil
+		return b, "", nil
 	}
 	if _, ok := v.Export().(map[string]any); ok && hasFile(v.ToObject(rt)) {
-		body, contentType, err := multipartBody(v.ToObject(rt))
-		h.Set("Content-Type", contentType)
-		return body, err
+		return multipartBody(v.ToObject(rt))
 	}
 	if _, ok := v.Export().(map[string]any); ok {
-		h.Set("Content-Type", "application/x-www-form-urlencoded")
-		return []byte(formBody(rt, v.ToObject(rt)).Encode()), nil
+		return []byte(formBody(rt, v.ToObject(rt)).Encode()), "application/x-www-form-urlencoded", nil
 	}
-	return nil, fmt.Errorf("k6/http: the body must be a string, an ArrayBuffer, an object or null, got %s", v.String())
+	return nil, "", fmt.Errorf("k6/http: the body must be a string, an ArrayBuffer, an object or null, got %s", v.String())
 }
 
 // formBody returns the object's properties as form values; array values

@@ -28,17 +28,26 @@ type wireConn struct {
 	// rtt is the kernel's round trip of the TCP handshake, read right
 	// after the dial; 0 when unknown.
 	rtt time.Duration
+	// remoteIP and remotePort are the address of the other end, as the
+	// exchanges on the connection record it ("" and 0 for an address
+	// that is not TCP's).
+	remoteIP   string
+	remotePort int
 }
 
 // newWireConn wraps a connection just dialed, stamping it when the kernel
 // can.
 func newWireConn(c net.Conn) *wireConn {
+	w := &wireConn{Conn: c}
+	if addr, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+		w.remoteIP, w.remotePort = addr.IP.String(), addr.Port
+	}
 	st, ok := sockstamp.NewConn(c)
 	if !ok {
-		return &wireConn{Conn: c}
+		return w
 	}
 	st.EnableTX()
-	w := &wireConn{Conn: st, st: st}
+	w.Conn, w.st = st, st
 	w.rtt, _ = st.ConnectRTT()
 	return w
 }

@@ -13,16 +13,17 @@ type requestCookie struct {
 	replace     bool
 }
 
-// hopHeader returns the headers of one exchange to target: h plus a Cookie
-// header with the jar's cookies for target and, on the request's own
-// origin, the cookies of the cookies param. h itself is not modified.
-func hopHeader(h http.Header, req *request, target string) http.Header {
-	u, err := url.Parse(target)
-	if err != nil || (req.jar == nil && len(req.cookies) == 0) {
+// hopHeader returns the headers of one exchange to at: h plus a Cookie
+// header with the jar's cookies for at and, on the request's own origin
+// (that of reqURL, the request's URL), the cookies of the cookies param.
+// h itself is not modified.
+func hopHeader(h http.Header, req *request, reqURL *url.URL, at *hopURL) http.Header {
+	u := at.parsed
+	if at.err != nil || (req.jar == nil && len(req.cookies) == 0) {
 		return h
 	}
 	var pairs []string
-	own := sameOrigin(req.url, target)
+	own := sameOrigin(reqURL, u)
 	replaced := map[string]bool{}
 	if own {
 		for _, c := range req.cookies {
@@ -52,23 +53,19 @@ func hopHeader(h http.Header, req *request, target string) http.Header {
 	return out
 }
 
-// storeCookies puts the cookies an exchange's response set into the jar.
-func storeCookies(jar http.CookieJar, target string, h http.Header) {
-	if jar == nil || len(h["Set-Cookie"]) == 0 {
+// storeCookies puts the cookies the response of an exchange to at set into
+// the jar.
+func storeCookies(jar http.CookieJar, at *hopURL, h http.Header) {
+	if jar == nil || len(h["Set-Cookie"]) == 0 || at.err != nil {
 		return
 	}
-	u, err := url.Parse(target)
-	if err != nil {
-		return
-	}
-	jar.SetCookies(u, (&http.Response{Header: h}).Cookies())
+	jar.SetCookies(at.parsed, (&http.Response{Header: h}).Cookies())
 }
 
-// sameOrigin reports whether two URLs have the same scheme and host.
-func sameOrigin(a, b string) bool {
-	ua, errA := url.Parse(a)
-	ub, errB := url.Parse(b)
-	return errA == nil && errB == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+// sameOrigin reports whether two URLs, nil for one that did not parse,
+// have the same scheme and host.
+func sameOrigin(a, b *url.URL) bool {
+	return a != nil && b != nil && a.Scheme == b.Scheme && a.Host == b.Host
 }
 
 // responseCookies is response.cookies: every cookie the response set, by

@@ -26,21 +26,21 @@ type credentials struct {
 // request's origin that carries a Digest challenge is recorded as its own
 // exchange (an expected response, as in k6) and the hop is sent again with
 // the answer.
-func (req *request) sendHop(ctx context.Context, rt http.RoundTripper, method, target string, header http.Header, body []byte, record func(*exchange)) *exchange {
-	ex := send(ctx, rt, method, target, header, body, req.reading())
-	if req.digest == nil || ex.status != http.StatusUnauthorized || origin(target) != req.digest.origin {
+func (req *request) sendHop(ctx context.Context, rt http.RoundTripper, method string, at *hopURL, header http.Header, body []byte, record func(*exchange)) *exchange {
+	ex := send(ctx, rt, method, at, header, body, req.reading(), req.tracers)
+	if req.digest == nil || ex.status != http.StatusUnauthorized || origin(at.str) != req.digest.origin {
 		return ex
 	}
-	auth, ok := digestAuthorization(ex.header.Values("Www-Authenticate"), req.digest, method, target, body)
+	auth, ok := digestAuthorization(ex.header.Values("Www-Authenticate"), req.digest, method, at.str, body)
 	if !ok {
 		return ex
 	}
 	ex.challenge = true
-	storeCookies(req.jar, target, ex.header)
+	storeCookies(req.jar, at, ex.header)
 	record(ex)
 	header = header.Clone()
 	header.Set("Authorization", auth)
-	return send(ctx, rt, method, target, header, body, req.reading())
+	return send(ctx, rt, method, at, header, body, req.reading(), req.tracers)
 }
 
 // origin returns the scheme and host of a URL.

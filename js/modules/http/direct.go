@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/netstack"
 )
 
 // directTransport is the transport of one VU. It carries a plain http://
@@ -74,9 +76,30 @@ func orDefault[T int | int64](n, def T) T {
 // net/http otherwise.
 func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !t.carries(req) {
-		return t.fallback.RoundTrip(req)
+		return t.fallback.RoundTrip(forNetHTTP(req))
 	}
 	return t.roundTrip(req)
+}
+
+// forNetHTTP returns req as net/http needs it when its context carries a
+// tracer (withTracer): with the tracer's hooks where net/http fires them
+// (httptrace) and the host it goes to, which chooses a TLS client
+// certificate (netstack.WithServerName).
+func forNetHTTP(req *http.Request) *http.Request {
+	tr := tracerOf(req.Context())
+	if tr == nil {
+		return req
+	}
+	return req.WithContext(netstack.WithServerName(tr.netContext(req.Context()), req.URL.Hostname()))
+}
+
+// hooksOf returns the httptrace hooks of an exchange sent with ctx: its
+// tracer's, or those httptrace put in ctx; nil for none.
+func hooksOf(ctx context.Context) *httptrace.ClientTrace {
+	if tr := tracerOf(ctx); tr != nil {
+		return tr.clientTrace()
+	}
+	return httptrace.ContextClientTrace(ctx)
 }
 
 // CloseIdleConnections closes the idle connections of both transports.
@@ -97,7 +120,7 @@ func (t *directTransport) roundTrip(req *http.Request) (*http.Response, error) {
 	}
 	defer msg.free()
 	ctx := req.Context()
-	trace := httptrace.ContextClientTrace(ctx)
+	trace := hooksOf(ctx)
 	addr := dialAddr(req.URL)
 	for {
 		if ctx.Err() != nil {
@@ -135,7 +158,11 @@ func (t *directTransport) getConn(ctx context.Context, trace *httptrace.ClientTr
 		}
 		return c, nil
 	}
-	conn, err := t.dial(ctx, "tcp", addr)
+	dialCtx := ctx
+	if tr := tracerOf(ctx); tr != nil {
+		dialCtx = tr.netContext(ctx) // the dialer fires ConnectStart and ConnectDone
+	}
+	conn, err := t.dial(dialCtx, "tcp", addr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)

@@ -43,6 +43,13 @@ type HTTP struct {
 	// pages are the page methods of the VU's responses; nil until the
 	// first response.
 	pages *pageMethods
+	// header is the header of the VU's requests that set none (see
+	// defaults.header).
+	header http.Header
+	// urls are the URLs the VU requested lately, parsed; tracers keeps a
+	// tracer between its exchanges.
+	urls    urlCache
+	tracers tracerSlot
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -91,6 +98,7 @@ func (h *HTTP) Exports() modules.Exports {
 func (h *HTTP) roundTripper() http.RoundTripper {
 	h.once.Do(func() {
 		h.settings = runSettings(h.vu.State().Run, h.vu.State().VUID)
+		h.header = http.Header{"User-Agent": {h.settings.userAgent}}
 		h.transport = newDirectTransport(newTransport(h.settings.network, h.settings.noReuse))
 	})
 	return h.transport
@@ -119,7 +127,7 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	h.newIteration()
 	d := defaults{
 		redirects: h.settings.maxRedirects, redirectsSet: h.settings.maxRedirectsSet,
-		expect: h.expect, jar: h.vuJar(), userAgent: h.settings.userAgent,
+		expect: h.expect, jar: h.vuJar(), userAgent: h.settings.userAgent, header: h.header, urls: &h.urls,
 	}
 	if h.settings.discard {
 		d.responseType = asNone
@@ -128,6 +136,7 @@ func (h *HTTP) prepare(method string, url, body, params sobek.Value) (*call, err
 	if err != nil {
 		return nil, err
 	}
+	req.tracers = &h.tracers
 	return &call{req: req, base: h.vu.State().Tags, meta: h.vu.State().Metadata, debug: h.debugLog(req)}, nil
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/grafana/sobek"
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/js/modules"
 	"github.com/usefullatency/usefullatency/sse"
 )
@@ -37,6 +36,12 @@ type defaults struct {
 	responseType responseType
 	// userAgent is the userAgent option.
 	userAgent string
+	// header is the header of a request that sets none: User-Agent
+	// userAgent only. It is shared by the VU's requests, and nothing
+	// modifies it; nil makes one per request.
+	header http.Header
+	// urls parses the url argument: the VU's cache; nil parses it anew.
+	urls *urlCache
 }
 
 // defaultUserAgent is the User-Agent header of requests whose headers set
@@ -47,17 +52,21 @@ const defaultUserAgent = "usefullatency"
 // Every problem is reported, naming the argument, before anything is sent.
 // The defaults of params come from the run and the VU.
 func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Value, d defaults) (*request, error) {
-	u, err := requestURL(target)
+	pu, err := requestURL(target, d.urls)
 	if err != nil {
 		return nil, err
 	}
 	req := &request{
-		method: method, header: http.Header{}, timeout: defaultTimeout, redirects: d.redirects, redirectsSet: d.redirectsSet,
-		tags: map[string]string{}, expect: d.expect, jar: d.jar, responseType: d.responseType,
+		method: method, timeout: defaultTimeout, redirects: d.redirects, redirectsSet: d.redirectsSet,
+		expect: d.expect, jar: d.jar, responseType: d.responseType,
 		maxResponseSize: httpsafe.DefaultMaxResponseSize,
 	}
-	if req.body, err = requestBody(rt, body, req.header); err != nil {
+	var contentType string
+	if req.body, contentType, err = requestBody(rt, body); err != nil {
 		return nil, err
+	}
+	if contentType != "" {
+		req.setHeader("Content-Type", contentType)
 	}
 	if err := req.applyParams(rt, params); err != nil {
 		return nil, err
@@ -65,28 +74,65 @@ func newRequest(rt *sobek.Runtime, method string, target, body, params sobek.Val
 	if err := req.compress(); err != nil {
 		return nil, err
 	}
-	if req.header.Get("User-Agent") == "" {
-		// An empty value keeps Go from sending its own.
-		req.header["User-Agent"] = []string{d.userAgent}
-	}
 	if t, ok := target.Export().(*urlTemplate); ok && req.tags["name"] == "" {
-		req.tags["name"] = templateName(t.Name, u)
+		req.setTag("name", templateName(t.Name, pu.u))
 	}
-	if u.User != nil {
-		// Credentials in the URL are sent as basic authentication (the
-		// auth param's default), or answer a digest challenge, and
-		// never in the request line.
-		pass, _ := u.User.Password()
-		if req.auth == "digest" {
-			req.digest = &credentials{user: u.User.Username(), pass: pass, origin: u.Scheme + "://" + u.Host}
-		} else if req.header.Get("Authorization") == "" {
-			r := &http.Request{Header: req.header}
-			r.SetBasicAuth(u.User.Username(), pass)
-		}
-		u.User = nil
-	}
-	req.url = u.String()
+	req.useCredentials(pu.u)
+	req.header = withUserAgent(req.header, d)
+	req.url, req.first = pu.url, pu.first
 	return req, nil
+}
+
+// useCredentials takes the credentials of u, if any: sent as basic
+// authentication (the auth param's default, unless the headers set an
+// Authorization), or kept to answer a digest challenge; never in the
+// request line.
+func (req *request) useCredentials(u *url.URL) {
+	if u.User == nil {
+		return
+	}
+	pass, _ := u.User.Password()
+	if req.auth == "digest" {
+		req.digest = &credentials{user: u.User.Username(), pass: pass, origin: u.Scheme + "://" + u.Host}
+	} else if req.header.Get("Authorization") == "" {
+		r := &http.Request{Header: req.fields()}
+		r.SetBasicAuth(u.User.Username(), pass)
+	}
+}
+
+// withUserAgent returns h, nil for none, with the User-Agent of d when it
+// has none (an empty value keeps Go from sending its own): d.header,
+// shared, when h is empty.
+func withUserAgent(h http.Header, d defaults) http.Header {
+	if len(h) == 0 && d.header != nil {
+		return d.header
+	}
+	if h == nil {
+		h = http.Header{}
+	}
+	if h.Get("User-Agent") == "" {
+		h["User-Agent"] = []string{d.userAgent}
+	}
+	return h
+}
+
+// setHeader sets the header field k of the request.
+func (req *request) setHeader(k, v string) { req.fields().Set(k, v) }
+
+// fields returns the request's header, made on first use.
+func (req *request) fields() http.Header {
+	if req.header == nil {
+		req.header = http.Header{}
+	}
+	return req.header
+}
+
+// setTag sets the request's own tag k.
+func (req *request) setTag(k, v string) {
+	if req.tags == nil {
+		req.tags = map[string]string{}
+	}
+	req.tags[k] = v
 }
 
 // compress encodes the body with the codings of the compression param
@@ -102,7 +148,7 @@ func (req *request) compress() error {
 	}
 	req.plainBody, req.body = req.body, body
 	if req.header.Get("Content-Encoding") == "" {
-		req.header.Set("Content-Encoding", encoding)
+		req.setHeader("Content-Encoding", encoding)
 	}
 	return nil
 }
@@ -118,11 +164,12 @@ func templateName(name string, u *url.URL) string {
 	return name
 }
 
-// requestURL parses the url argument: a string, or an object whose string
-// form is the URL (a URL object). A URL http can't send (no scheme,
-// another scheme, no host) is not refused here: as in k6, sending it
-// fails, and the script gets a failed response (error_code 1000).
-func requestURL(v sobek.Value) (*url.URL, error) {
+// requestURL parses the url argument, through the VU's cache urls: a
+// string, or an object whose string form is the URL (a URL object). A URL
+// http can't send (no scheme, another scheme, no host) is not refused
+// here: as in k6, sending it fails, and the script gets a failed response
+// (error_code 1000).
+func requestURL(v sobek.Value, urls *urlCache) (*parsedURL, error) {
 	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
 		return nil, errors.New("k6/http: the url argument is missing")
 	}
@@ -130,11 +177,7 @@ func requestURL(v sobek.Value) (*url.URL, error) {
 	if t, ok := v.Export().(*urlTemplate); ok {
 		s = t.URL
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, fmt.Errorf("k6/http: invalid url %q: %w", redact.URL(s), redact.Error(err))
-	}
-	return u, nil
+	return urls.parse(s)
 }
 
 // applyParams reads every param of params into req.
@@ -162,9 +205,9 @@ func (req *request) applyParams(rt *sobek.Runtime, params sobek.Value) error {
 func (req *request) applyParam(rt *sobek.Runtime, key string, v sobek.Value) (err error) {
 	switch key {
 	case "headers":
-		return stringMap(rt, v, func(k, val string) { req.header.Set(k, val) })
+		return stringMap(rt, v, req.setHeader)
 	case "tags":
-		return stringMap(rt, v, func(k, val string) { req.tags[k] = val })
+		return stringMap(rt, v, req.setTag)
 	case "timeout":
 		req.timeout, err = modules.PositiveDuration(v)
 	case "redirects":

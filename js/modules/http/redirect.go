@@ -19,12 +19,15 @@ func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*ex
 	ctx, cancel := context.WithTimeoutCause(ctx, req.timeout, errRequestTimeout)
 	defer cancel()
 	policy := httpsafe.Policy{Max: req.redirects, Sensitive: req.sensitiveHeaders, AllowDowngrade: req.allowInsecureRedirect}
-	u, _ := url.Parse(req.url)
-	hop := httpsafe.Hop{Method: req.method, URL: u, Header: req.header, Body: req.body}
-	for followed := 1; ; followed++ {
-		target := hop.URL.String()
-		ex := req.sendHop(ctx, rt, hop.Method, target, hopHeader(hop.Header, req, target), hop.Body, record)
-		storeCookies(req.jar, target, ex.header)
+	first := req.first
+	if first == nil {
+		u, _ := url.Parse(req.url)
+		first = newHopURL(u)
+	}
+	hop := httpsafe.Hop{Method: req.method, URL: first.u, Header: req.header, Body: req.body}
+	for at, followed := first, 1; ; followed++ {
+		ex := req.sendHop(ctx, rt, hop.Method, at, hopHeader(hop.Header, req, first.u, at), hop.Body, record)
+		storeCookies(req.jar, at, ex.header)
 		loc := ex.header.Get("Location")
 		if (ex.errorCode != 0 && ex.status == 0) || !httpsafe.IsRedirect(ex.status) || loc == "" {
 			record(ex)
@@ -42,6 +45,6 @@ func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*ex
 			return ex
 		}
 		record(ex)
-		hop = next
+		hop, at = next, newHopURL(next.URL)
 	}
 }

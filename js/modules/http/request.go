@@ -32,6 +32,9 @@ type request struct {
 	method, url string
 	header      http.Header
 	body        []byte
+	// first is the first hop, url parsed; nil when it could not be (do
+	// then parses url itself).
+	first *hopURL
 	// timeout bounds the whole request, redirects included.
 	timeout time.Duration
 	// redirects is how many redirects are followed; 0 returns the first
@@ -42,7 +45,7 @@ type request struct {
 	// not warned about, as in k6.
 	redirectsSet bool
 	responseType responseType
-	// tags are the request's own tags (params.tags).
+	// tags are the request's own tags (params.tags); nil for none.
 	tags map[string]string
 	// expect is the response callback's set of expected statuses; nil
 	// when there is no callback.
@@ -70,6 +73,8 @@ type request struct {
 	sensitiveHeaders []string
 	// allowInsecureRedirect lets a redirect go from https to http.
 	allowInsecureRedirect bool
+	// tracers keeps the VU's tracer between exchanges; nil keeps none.
+	tracers *tracerSlot
 }
 
 // reading returns how the responses to req are read.

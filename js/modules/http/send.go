@@ -5,40 +5,50 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptrace"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
-	"github.com/usefullatency/usefullatency/internal/netstack"
 	"github.com/usefullatency/usefullatency/internal/redact"
+	"golang.org/x/net/http/httpguts"
 )
 
-// send performs one exchange (no redirect following) on rt and reads the
-// whole response body. ctx carries the request's deadline; a failure is
-// recorded in the exchange, never returned.
-func send(ctx context.Context, rt http.RoundTripper, method, url string, header http.Header, body []byte, rd bodyReading) *exchange {
-	ex := &exchange{method: method, url: url, reqHeader: header, reqBody: body}
-	tr := &tracer{}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tr.clientTrace()), method, url, bodyReader(body))
-	if err == nil {
-		req = req.WithContext(netstack.WithServerName(req.Context(), req.URL.Hostname()))
-	}
+// send performs one exchange (no redirect following) to at on rt and
+// reads the whole response body. ctx carries the request's deadline; a
+// failure is recorded in the exchange, never returned. The exchange's
+// tracer is taken from tracers and given back (see tracerSlot).
+func send(ctx context.Context, rt http.RoundTripper, method string, at *hopURL, header http.Header, body []byte, rd bodyReading, tracers *tracerSlot) *exchange {
+	ex := &exchange{method: method, url: at.str, reqHeader: header, reqBody: body}
+	tr := tracers.take()
+	req, err := newHTTPRequest(withTracer(ctx, tr), method, at, header, body)
 	if err != nil {
+		tracers.give(tr)
 		ex.errorCode, ex.errorMsg, ex.end = codeGeneric, redact.Text(err.Error()), time.Now()
 		return ex
 	}
-	req.Header = header
 	res, err := rt.RoundTrip(req)
 	if err == nil {
 		err = ex.readResponse(res, rd)
 	}
 	p, conn, base := tr.finish()
+	tracers.give(tr)
 	ex.end, ex.timings = p.done, p.timings()
 	ex.connection(conn, base)
+	if err != nil {
+		ex.failWith(ctx, err)
+	}
+	return ex
+}
+
+// failWith records err, the error of the round trip or of reading the
+// response: a bad body keeps the response (see bodyError), so does one
+// beyond a limit, without its body; anything else fails the exchange.
+func (ex *exchange) failWith(ctx context.Context, err error) {
 	var be *bodyError
 	var lim *httpsafe.LimitError
 	switch {
@@ -49,10 +59,9 @@ func send(ctx context.Context, rt http.RoundTripper, method, url string, header 
 		// The response is kept, without its body: the error says which
 		// limit it exceeded.
 		ex.body, ex.errorCode, ex.errorMsg = nil, codeGeneric, lim.Error()
-	case err != nil:
+	default:
 		ex.fail(ctx, err)
 	}
-	return ex
 }
 
 // bodyReading says how a response body is read: decoded up to limit
@@ -62,13 +71,58 @@ type bodyReading struct {
 	limit   int64
 }
 
-// bodyReader returns a reader of body, or nil for no body (so that no
-// Content-Length: 0 is sent with a GET).
-func bodyReader(body []byte) io.Reader {
-	if body == nil {
-		return nil
+// newHTTPRequest returns the request of method to at with header and
+// body (none when nil), as http.NewRequestWithContext builds it from
+// at.str, without parsing at.str again: at.parsed copied, its Host
+// without an empty port, and for a body its length and GetBody. It fails
+// as NewRequestWithContext does for an invalid method or URL.
+func newHTTPRequest(ctx context.Context, method string, at *hopURL, header http.Header, body []byte) (*http.Request, error) {
+	if method == "" {
+		method = http.MethodGet
 	}
-	return bytes.NewReader(body)
+	if !httpguts.ValidHeaderFieldName(method) {
+		return nil, fmt.Errorf("net/http: invalid method %q", method)
+	}
+	if at.err != nil {
+		return nil, at.err
+	}
+	u := new(url.URL)
+	*u = *at.parsed
+	u.Host = removeEmptyPort(u.Host)
+	r := http.Request{
+		Method: method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: header, Host: u.Host,
+	}
+	if body != nil {
+		setBody(&r, body)
+	}
+	return r.WithContext(ctx), nil
+}
+
+// setBody sets body as r's body, as http.NewRequestWithContext sets a
+// *bytes.Reader: its length, a GetBody that reads it again, and for an
+// empty one http.NoBody.
+func setBody(r *http.Request, body []byte) {
+	br := bytes.NewReader(body)
+	snapshot := *br
+	r.Body, r.ContentLength = io.NopCloser(br), int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) {
+		r := snapshot
+		return io.NopCloser(&r), nil
+	}
+	if len(body) == 0 {
+		r.Body = http.NoBody
+		r.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
+	}
+}
+
+// removeEmptyPort removes the empty port of host ("example.com:"), as
+// net/http does to the URL of a new request.
+func removeEmptyPort(host string) string {
+	if strings.LastIndex(host, ":") > strings.LastIndex(host, "]") {
+		return strings.TrimSuffix(host, ":")
+	}
+	return host
 }
 
 // readResponse copies the status, headers, TLS state (OCSP staple included)
@@ -108,7 +162,9 @@ func (ex *exchange) connection(conn net.Conn, base [2]int64) {
 	if conn == nil {
 		return
 	}
-	if addr, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
+	if w := wireOf(conn); w != nil && w.remoteIP != "" {
+		ex.remoteIP, ex.remotePort = w.remoteIP, w.remotePort
+	} else if addr, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
 		ex.remoteIP, ex.remotePort = addr.IP.String(), addr.Port
 	}
 	sent, received := counts(conn)

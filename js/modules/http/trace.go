@@ -1,10 +1,12 @@
 package k6http
 
 import (
+	"context"
 	"crypto/tls"
 	"net"
 	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -86,19 +88,83 @@ type tracer struct {
 	// base holds the connection's byte counts (sent, received) when the
 	// exchange got it: zero for a new connection.
 	base [2]int64
+	// hooks are the httptrace hooks that fill the tracer, made on first
+	// use and kept while the tracer is reused.
+	hooks *httptrace.ClientTrace
+	// late is set once the hooks may run after the exchange: it was
+	// handed to net/http, or dialed (a dial racing several addresses
+	// reports the loser's connect later). A late tracer is not reused.
+	late bool
 }
 
 // clientTrace returns the httptrace hooks that fill t.
 func (t *tracer) clientTrace() *httptrace.ClientTrace {
-	return &httptrace.ClientTrace{
-		GetConn:              func(string) { t.mark(&t.p.getConn, false) },
-		ConnectStart:         func(string, string) { t.mark(&t.p.connectStart, true) },
-		ConnectDone:          func(string, string, error) { t.mark(&t.p.connectDone, false) },
-		TLSHandshakeStart:    func() { t.mark(&t.p.tlsStart, true) },
-		TLSHandshakeDone:     func(tls.ConnectionState, error) { t.mark(&t.p.tlsDone, false) },
-		GotConn:              t.gotConn,
-		WroteRequest:         func(httptrace.WroteRequestInfo) { t.wroteRequest() },
-		GotFirstResponseByte: t.firstResponseByte,
+	if t.hooks == nil {
+		t.hooks = &httptrace.ClientTrace{
+			GetConn:              func(string) { t.mark(&t.p.getConn, false) },
+			ConnectStart:         func(string, string) { t.mark(&t.p.connectStart, true) },
+			ConnectDone:          func(string, string, error) { t.mark(&t.p.connectDone, false) },
+			TLSHandshakeStart:    func() { t.mark(&t.p.tlsStart, true) },
+			TLSHandshakeDone:     func(tls.ConnectionState, error) { t.mark(&t.p.tlsDone, false) },
+			GotConn:              t.gotConn,
+			WroteRequest:         func(httptrace.WroteRequestInfo) { t.wroteRequest() },
+			GotFirstResponseByte: t.firstResponseByte,
+		}
+	}
+	return t.hooks
+}
+
+// tracerKey is the context key of an exchange's tracer.
+type tracerKey struct{}
+
+// withTracer returns ctx carrying t, where the direct transport finds it
+// (tracerOf): it fires t's hooks itself, without the two context layers
+// and the hooks of the dialer that httptrace.WithClientTrace adds; what
+// it hands to net/http or dials gets them then (netContext).
+func withTracer(ctx context.Context, t *tracer) context.Context {
+	return context.WithValue(ctx, tracerKey{}, t)
+}
+
+// tracerOf returns the tracer ctx carries, nil when none.
+func tracerOf(ctx context.Context) *tracer {
+	t, _ := ctx.Value(tracerKey{}).(*tracer)
+	return t
+}
+
+// netContext returns ctx with t's hooks where net/http and the dialer
+// look for them (httptrace), and marks t late.
+func (t *tracer) netContext(ctx context.Context) context.Context {
+	t.late = true
+	return httptrace.WithClientTrace(ctx, t.clientTrace())
+}
+
+// tracerSlot keeps one tracer of a VU for its next exchange, so that an
+// exchange makes no tracer and no hooks: a tracer goes back once its
+// exchange ended, unless it is late. Exchanges sent at once (http.batch)
+// take the kept one or make their own, without a lock. A nil slot keeps
+// nothing.
+type tracerSlot struct {
+	kept atomic.Pointer[tracer]
+}
+
+// take returns the kept tracer, reset, or a new one.
+func (s *tracerSlot) take() *tracer {
+	if s == nil {
+		return &tracer{}
+	}
+	t := s.kept.Swap(nil)
+	if t == nil {
+		return &tracer{}
+	}
+	t.p, t.conn, t.wire, t.base = phases{}, nil, nil, [2]int64{}
+	return t
+}
+
+// give keeps t for a next exchange, unless it is late: its exchange
+// ended, and nothing runs its hooks any more.
+func (s *tracerSlot) give(t *tracer) {
+	if s != nil && !t.late {
+		s.kept.Store(t)
 	}
 }
 

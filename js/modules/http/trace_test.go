@@ -1,8 +1,11 @@
 package k6http
 
 import (
+	"context"
 	"net"
+	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"testing"
 	"time"
 )
@@ -84,5 +87,64 @@ func TestTracerRetriedOnNewConnection(t *testing.T) {
 	ex.connection(conn, base)
 	if conn != fresh || ex.sent != 80 || ex.received != 300 {
 		t.Errorf("sent %d, received %d, want 80 and 300 on the new connection", ex.sent, ex.received)
+	}
+}
+
+// TestTracerSlot checks that a slot hands back the tracer it kept, reset
+// but with its hooks, keeps no late one, and that a nil slot keeps
+// nothing.
+func TestTracerSlot(t *testing.T) {
+	var s tracerSlot
+	tr := s.take()
+	hooks := tr.clientTrace()
+	hooks.GetConn("h:80")
+	hooks.ConnectStart("tcp", "h:80")
+	s.give(tr)
+	again := s.take()
+	if again != tr || again.clientTrace() != hooks || again.p != (phases{}) || again.conn != nil {
+		t.Errorf("kept tracer: same %v, same hooks %v, phases %+v", again == tr, again.clientTrace() == hooks, again.p)
+	}
+	if other := s.take(); other == tr {
+		t.Error("a tracer in use was handed out twice")
+	}
+	again.late = true
+	s.give(again)
+	if s.kept.Load() != nil {
+		t.Error("a late tracer was kept")
+	}
+	var none *tracerSlot
+	none.give(none.take())
+}
+
+// TestTracerReusedOnlyWhenDone checks which exchanges give their tracer
+// back for the next: one on a pooled connection, whose hooks all ran
+// before it ended; not one that dialed (a dial racing several addresses
+// reports the loser later), nor one net/http carried. An exchange on a
+// reused tracer has the timings of its own phases.
+func TestTracerReusedOnlyWhenDone(t *testing.T) {
+	srv := newRawServer(t, answerAll("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	tr := newTestTransport(t, false)
+	var slot tracerSlot
+	get := func(raw string) *exchange {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return send(context.Background(), tr, http.MethodGet, newHopURL(u), http.Header{}, nil, bodyReading{limit: 1 << 20}, &slot)
+	}
+	base := "http://" + srv.addr + "/"
+	if ex := get(base); ex.errorCode != 0 || string(ex.body) != "ok" || slot.kept.Load() != nil {
+		t.Fatalf("first exchange: %d %q, tracer kept %v; want it dialed and its tracer not kept", ex.errorCode, ex.body, slot.kept.Load() != nil)
+	}
+	if ex := get(base); ex.errorCode != 0 || slot.kept.Load() == nil {
+		t.Fatalf("second exchange: %d, tracer kept %v; want it pooled and its tracer kept", ex.errorCode, slot.kept.Load() != nil)
+	}
+	kept := slot.kept.Load()
+	ex := get(base)
+	if slot.kept.Load() != kept || ex.timings.Connecting != 0 || ex.timings.Duration <= 0 || ex.sent <= 0 || ex.remoteIP != "127.0.0.1" {
+		t.Errorf("third exchange on the kept tracer: timings %+v, sent %d, remote %q", ex.timings, ex.sent, ex.remoteIP)
+	}
+	if ex := get("https://" + srv.addr + "/"); ex.errorCode == 0 || slot.kept.Load() != nil {
+		t.Errorf("an exchange net/http carried (error %d) left its tracer kept", ex.errorCode)
 	}
 }
