@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grafana/sobek"
@@ -50,6 +51,11 @@ type HTTP struct {
 	// tracer between its exchanges.
 	urls    urlCache
 	tracers tracerSlot
+	// lastTags holds the metrics.Tags of the VU's last recorded
+	// exchange, shared by the next when equal; samples keeps a buffer of
+	// samples between its exchanges.
+	lastTags atomic.Value
+	samples  sampleSlot
 }
 
 var _ modules.Instance = (*HTTP)(nil)
@@ -306,6 +312,10 @@ func (h *HTTP) record(c *call, ex *exchange) {
 	if ex.challenge && expect != nil {
 		expect = challengeExpected
 	}
-	tags := exchangeTags(c.base, c.req.tags, ex, expect)
-	h.vu.State().Run.Engine.Push(modules.WithMetadata(h.metrics.samples(ex, tags, expect), c.meta)...)
+	last, _ := h.lastTags.Load().(metrics.Tags)
+	tags := exchangeTags(c.base, c.req.tags, ex, expect, last)
+	h.lastTags.Store(tags)
+	buf := h.samples.take()
+	h.vu.State().Run.Engine.Push(modules.WithMetadata(h.metrics.samples(ex, tags, expect, buf), c.meta)...)
+	h.samples.give(buf)
 }

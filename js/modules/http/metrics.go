@@ -1,9 +1,8 @@
 package k6http
 
 import (
-	"strconv"
+	"sync/atomic"
 
-	"github.com/usefullatency/usefullatency/internal/redact"
 	"github.com/usefullatency/usefullatency/metrics"
 )
 
@@ -37,44 +36,11 @@ func registerMetrics(reg *metrics.Registry) *httpMetrics {
 	return m
 }
 
-// exchangeTags are the tags of an exchange's samples: base (the VU's tags:
-// scenario, group, …), the request's own tags, then k6's request tags. The
-// name tag is the request's tags.name, or else the exchange's URL; the
-// expected_response tag is set only when there is a response callback,
-// expect.
-func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange, expect *statusSet) metrics.Tags {
-	tags := make(metrics.Tags, len(base)+len(own)+8)
-	for k, v := range base {
-		tags[k] = v
-	}
-	for k, v := range own {
-		tags[k] = v
-	}
-	if tags["name"] == "" {
-		tags["name"] = redact.URL(ex.url)
-	}
-	tags["method"], tags["url"] = ex.method, redact.URL(ex.url)
-	tags["status"] = strconv.Itoa(ex.status)
-	if expect != nil {
-		tags["expected_response"] = strconv.FormatBool(expect.has(ex.status))
-	}
-	if ex.proto != "" {
-		tags["proto"] = ex.proto
-	}
-	if ex.tlsVersion != "" {
-		tags["tls_version"] = ex.tlsVersion
-	}
-	if code := codeTag(errorCode(ex)); code != "" {
-		tags["error_code"] = code
-	}
-	return tags
-}
-
-// samples returns the samples of one exchange; http_req_failed only when
-// there is a response callback, expect.
-func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags, expect *statusSet) []metrics.Sample {
+// samples returns the samples of one exchange in buf; http_req_failed
+// only when there is a response callback, expect.
+func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags, expect *statusSet, buf *exchangeSamples) []metrics.Sample {
 	t := ex.timings
-	out := make([]metrics.Sample, 0, 11)
+	out := buf[:0]
 	for _, s := range []struct {
 		metric *metrics.Metric
 		v      float64
@@ -89,6 +55,33 @@ func (m *httpMetrics) samples(ex *exchange, tags metrics.Tags, expect *statusSet
 		out = append(out, metrics.Sample{Metric: m.failed, Tags: tags, Time: ex.end, Value: boolValue(!expect.has(ex.status))})
 	}
 	return out
+}
+
+// exchangeSamples holds the samples of one exchange.
+type exchangeSamples [11]metrics.Sample
+
+// sampleSlot keeps a VU's exchangeSamples between the exchanges it
+// records: the engine's subscribers keep no slice they are pushed
+// (metrics.Engine.Subscribe), so the samples are free again once pushed.
+// Exchanges recorded at once (http.batch) take the kept one or make
+// their own, without a lock.
+type sampleSlot struct {
+	kept atomic.Pointer[exchangeSamples]
+}
+
+// take returns the kept samples, or new ones.
+func (s *sampleSlot) take() *exchangeSamples {
+	if b := s.kept.Swap(nil); b != nil {
+		return b
+	}
+	return new(exchangeSamples)
+}
+
+// give keeps b, pushed, for the next exchange, cleared so that it holds
+// on to no tags.
+func (s *sampleSlot) give(b *exchangeSamples) {
+	*b = exchangeSamples{}
+	s.kept.Store(b)
 }
 
 // errorCode is the exchange's k6 error code: its failure's, or the one of

@@ -3,6 +3,8 @@ package k6http
 import (
 	"net/http"
 	"time"
+
+	"github.com/usefullatency/usefullatency/internal/redact"
 )
 
 // responseType says how a response body reaches the script.
@@ -88,6 +90,9 @@ type exchange struct {
 	method, url string
 	reqHeader   http.Header
 	reqBody     []byte
+	// tagURL is url redacted, the name and url tags; "" when not known
+	// yet (see redactedURL).
+	tagURL string
 
 	// status is 0 when no response was received.
 	status             int
@@ -118,4 +123,13 @@ type exchange struct {
 	// request reached its redirect limit, the number of requests sent,
 	// the first included (k6's count in its warning); 0 otherwise.
 	stoppedAfter int
+}
+
+// redactedURL returns the exchange's URL with its secrets masked, as its
+// name and url tags show it.
+func (ex *exchange) redactedURL() string {
+	if ex.tagURL != "" {
+		return ex.tagURL
+	}
+	return redact.URL(ex.url)
 }

@@ -23,7 +23,7 @@ import (
 // failure is recorded in the exchange, never returned. The exchange's
 // tracer is taken from tracers and given back (see tracerSlot).
 func send(ctx context.Context, rt http.RoundTripper, method string, at *hopURL, header http.Header, body []byte, rd bodyReading, tracers *tracerSlot) *exchange {
-	ex := &exchange{method: method, url: at.str, reqHeader: header, reqBody: body}
+	ex := &exchange{method: method, url: at.str, reqHeader: header, reqBody: body, tagURL: at.redacted}
 	tr := tracers.take()
 	req, err := newHTTPRequest(withTracer(ctx, tr), method, at, header, body)
 	if err != nil {

@@ -21,12 +21,15 @@ type hopURL struct {
 	// when parsing failed with err.
 	parsed *url.URL
 	err    error
+	// redacted is redact.URL(str): the name and url tags.
+	redacted string
 }
 
 // newHopURL returns the hop to u.
 func newHopURL(u *url.URL) *hopURL {
 	h := &hopURL{u: u, str: u.String()}
 	h.parsed, h.err = url.Parse(h.str)
+	h.redacted = redact.URL(h.str)
 	return h
 }
 
