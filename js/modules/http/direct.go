@@ -141,13 +141,14 @@ func (t *directTransport) roundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // getConn returns an idle connection to addr that still looks open (see
-// reusable), or a new one, firing the GetConn, GotConn and (through the
-// dialer) ConnectStart and ConnectDone hooks.
+// reusable), or a new one, with ctx's deadline, firing the GetConn,
+// GotConn and (through the dialer) ConnectStart and ConnectDone hooks.
 func (t *directTransport) getConn(ctx context.Context, trace *httptrace.ClientTrace, addr string, replayable bool) (*directConn, error) {
 	if trace != nil && trace.GetConn != nil {
 		trace.GetConn(addr)
 	}
 	for c := t.idle.get(addr); c != nil; c = t.idle.get(addr) {
+		c.setDeadline(ctx)
 		idle := time.Since(c.idleAt)
 		if !c.reusable(idle, replayable) {
 			c.close()
@@ -170,6 +171,7 @@ func (t *directTransport) getConn(ctx context.Context, trace *httptrace.ClientTr
 		return nil, err
 	}
 	c := newDirectConn(conn, addr)
+	c.setDeadline(ctx)
 	if trace != nil && trace.GotConn != nil {
 		trace.GotConn(httptrace.GotConnInfo{Conn: conn})
 	}
@@ -178,10 +180,12 @@ func (t *directTransport) getConn(ctx context.Context, trace *httptrace.ClientTr
 
 // exchange writes msg, the encoded req, on c and reads the response's
 // head. A response without a body gives c back to the pool at once; one
-// with a body does when the body was read to its end. The request's
-// context interrupts a blocked write or read. On failure c is closed.
+// with a body does when the body was read to its end. The end of the
+// request's context interrupts a blocked write or read: its deadline is
+// c's (see getConn), its cancellation fires c.interrupt (see
+// interruptOf). On failure c is closed.
 func (t *directTransport) exchange(ctx context.Context, trace *httptrace.ClientTrace, c *directConn, req *http.Request, msg []byte) (*http.Response, *failure) {
-	stop := context.AfterFunc(ctx, c.interrupt)
+	stop := context.AfterFunc(interruptOf(ctx), c.interrupt)
 	if f := c.send(ctx, trace, msg); f != nil {
 		stop()
 		c.close()

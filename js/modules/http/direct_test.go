@@ -569,3 +569,75 @@ func closedAddr(t *testing.T) string {
 	_ = l.Close()
 	return "http://" + addr + "/"
 }
+
+// TestDirectDeadlineOnTheConnection checks an exchange sent as do sends
+// it, with the request's deadline in its context and the context whose
+// cancellation interrupts it named apart (withInterrupt): the deadline
+// ends a stalled exchange with the timeout's cause, in the head and in
+// the body; a canceled parent with the parent's cause; neither keeps the
+// connection.
+func TestDirectDeadlineOnTheConnection(t *testing.T) {
+	srv := newRawServer(t, func(n int, c net.Conn, br *bufio.Reader) {
+		if _, err := http.ReadRequest(br); err != nil {
+			return
+		}
+		if n%2 == 0 {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf")
+		}
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, _ = br.ReadByte() // stalls until the client closes, or 5 s
+	})
+	tr := newTestTransport(t, false)
+	canceled := errors.New("the iteration ended")
+	for _, c := range []struct {
+		name string
+		// cancel ends the parent early; false lets the deadline end it.
+		cancel bool
+		want   error
+	}{
+		{"deadline, head", false, errRequestTimeout},
+		{"deadline, body", false, errRequestTimeout},
+		{"canceled, head", true, canceled},
+		{"canceled, body", true, canceled},
+	} {
+		parent, cancelParent := context.WithCancelCause(context.Background())
+		timeout := 100 * time.Millisecond
+		if c.cancel {
+			timeout = time.Minute
+			time.AfterFunc(50*time.Millisecond, func() { cancelParent(canceled) })
+		}
+		ctx, cancel := context.WithTimeoutCause(parent, timeout, errRequestTimeout)
+		start := time.Now()
+		o := roundTrip(withInterrupt(ctx, parent), tr, http.MethodGet, "http://"+srv.addr+"/", nil)
+		if took := time.Since(start); !errors.Is(o.err, c.want) || took > 3*time.Second {
+			t.Errorf("%s: error %v after %v, want %v soon", c.name, o.err, took, c.want)
+		}
+		cancel()
+		cancelParent(nil)
+	}
+	if tr.idle.n != 0 {
+		t.Errorf("%d ended connections kept", tr.idle.n)
+	}
+}
+
+// TestDirectPooledConnectionOutlivesItsDeadline checks that a connection
+// whose last exchange's deadline passed while it was idle is reused, its
+// idle check passing: the next exchange's deadline replaces the past one
+// before the check.
+func TestDirectPooledConnectionOutlivesItsDeadline(t *testing.T) {
+	srv := newRawServer(t, answerAll("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	tr := newTestTransport(t, false)
+	url := "http://" + srv.addr + "/"
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	o := roundTrip(ctx, tr, http.MethodGet, url, nil)
+	cancel()
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	time.Sleep(400 * time.Millisecond) // past the deadline
+	// A POST without GetBody is not replayable: its connection is checked.
+	o = roundTrip(context.Background(), tr, http.MethodPost, url, strings.NewReader("data"), func(r *http.Request) { r.GetBody = nil })
+	if o.err != nil || o.body != "ok" || !o.reused || srv.conns.Load() != 1 {
+		t.Errorf("after the deadline passed: %+v, %d connections; want the pooled one reused", o, srv.conns.Load())
+	}
+}

@@ -45,7 +45,7 @@ func (b *directBody) Read(p []byte) (int, error) {
 		b.release(b.keep)
 	case err != nil:
 		b.release(false)
-		if b.ctx.Err() != nil {
+		if ended(b.ctx, err) {
 			err = context.Cause(b.ctx)
 		}
 	}

@@ -32,6 +32,9 @@ type directConn struct {
 	// interrupt makes blocked reads and writes fail at once (bound once,
 	// so that arming it allocates no method value).
 	interrupt func()
+	// deadline is the deadline last set on the connection (setDeadline);
+	// zero for none.
+	deadline time.Time
 
 	// idleAt, inPool, timer and armed are guarded by the pool's lock:
 	// when the connection was last kept, whether it is kept now, and its
@@ -64,6 +67,17 @@ func (c *directConn) Read(p []byte) (int, error) {
 		c.sawEOF = true
 	}
 	return n, err
+}
+
+// setDeadline sets the connection's deadline to ctx's, that of the
+// exchange it is to carry (none when ctx has none), before the idle
+// check, which a past deadline would fail.
+func (c *directConn) setDeadline(ctx context.Context) {
+	d, _ := ctx.Deadline()
+	if !d.Equal(c.deadline) {
+		_ = c.conn.SetDeadline(d)
+		c.deadline = d
+	}
 }
 
 // checkIdleAfter is how long a connection stays idle before its reuse

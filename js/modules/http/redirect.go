@@ -16,8 +16,10 @@ import (
 // k6, marked with the number of requests sent (stoppedAfter); a refused
 // redirect (https to http) carries an error.
 func do(ctx context.Context, rt http.RoundTripper, req *request, record func(*exchange)) *exchange {
+	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(ctx, req.timeout, errRequestTimeout)
 	defer cancel()
+	ctx = withInterrupt(ctx, parent)
 	policy := httpsafe.Policy{Max: req.redirects, Sensitive: req.sensitiveHeaders, AllowDowngrade: req.allowInsecureRedirect}
 	first := req.first
 	if first == nil {
