@@ -55,6 +55,31 @@ type window struct {
 	gc bool
 	// live is the heap the last collection found live, in bytes.
 	live uint64
+	// heap is what the next collection's trigger compares: the bytes of
+	// the objects not swept yet, live or not. goal is the heap size the
+	// collector aims the next cycle at; allocRate the bytes allocated per
+	// second over the window; cycles the collections completed so far.
+	heap, goal uint64
+	allocRate  float64
+	cycles     uint64
+}
+
+// earliestTrigger is the share of its runway (the bytes between the live
+// heap and the goal) the heap may grow by before Go's collector starts a
+// cycle, at the earliest: its pacer triggers between 70 % and 95 % of
+// the runway.
+const earliestTrigger = 0.7
+
+// collectorDue reports whether the next collection may start before the
+// window after next begins: the heap, growing at the window's rate for
+// one and a half windows of every, reaches the earliest trigger.
+func collectorDue(w window, every time.Duration) bool {
+	if w.goal <= w.live || w.heap < w.live {
+		return false
+	}
+	runway := float64(w.goal - w.live)
+	grown := float64(w.heap-w.live) + w.allocRate*1.5*every.Seconds()
+	return grown >= earliestTrigger*runway
 }
 
 // widthState is what the policy remembers between windows.
@@ -127,7 +152,13 @@ func GovernWidth(log io.Writer) *Width {
 // governWidth is GovernWidth with a policy.
 func governWidth(p widthPolicy, log io.Writer) *Width {
 	w := &Width{max: runtime.GOMAXPROCS(0), policy: p, log: log, floor: newGCFloor(), stop: make(chan struct{}), done: make(chan struct{})}
-	go w.run()
+	// The heap floor holds before the first iteration starts: the VUs'
+	// first iterations (a connection each, modules built on first use)
+	// come together, when a collection every few megabytes would take the
+	// slots they need.
+	var s loadSampler
+	w.floor.follow(s.sample().live)
+	go w.run(&s)
 	return w
 }
 
@@ -143,14 +174,16 @@ func (w *Width) Stop() {
 	w.floor.restore()
 }
 
-// run judges each window and sets the width.
-func (w *Width) run() {
+// run judges each window, from the first sample s took, and sets the
+// width: the policy's, and at least two slots while a collection is due
+// or running (collectorSlot).
+func (w *Width) run(s *loadSampler) {
 	defer close(w.done)
 	tick := time.NewTicker(w.policy.every)
 	defer tick.Stop()
 	st := widthState{procs: w.max}
-	var s loadSampler
-	s.sample()
+	procs := w.max
+	var slot collectorSlot
 	for {
 		select {
 		case <-w.stop:
@@ -160,11 +193,16 @@ func (w *Width) run() {
 		win := s.sample()
 		w.floor.follow(win.live)
 		next := w.policy.next(st, w.max, win)
-		if w.log != nil {
-			fmt.Fprintf(w.log, "width %d used %.3f lat99 %v gc %v -> %d\n", st.procs, win.used, win.lat99, win.gc, next.procs)
+		want := next.procs
+		if slot.keep(win, w.policy.every) && w.max >= 2 {
+			want = max(want, 2)
 		}
-		if next.procs != st.procs {
-			runtime.GOMAXPROCS(next.procs)
+		if w.log != nil {
+			fmt.Fprintf(w.log, "%.3f width %d used %.3f lat99 %v gc %v heap %.2f -> %d\n", float64(time.Now().UnixMilli())/1e3, procs, win.used, win.lat99, win.gc, runwayShare(win), want)
+		}
+		if want != procs {
+			runtime.GOMAXPROCS(want)
+			procs = want
 		}
 		st = next
 	}
@@ -178,6 +216,7 @@ type loadSampler struct {
 	samples []metrics.Sample
 	counts  []uint64
 	gcCPU   float64 // the collector's CPU seconds so far
+	allocs  uint64  // the bytes allocated so far
 }
 
 // sample returns the window since the last sample: the cores the process
@@ -187,20 +226,24 @@ func (s *loadSampler) sample() (w window) {
 	now := time.Now()
 	cpu, _ := ProcessCPU()
 	if s.samples == nil {
-		s.samples = []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/live:bytes"}}
+		s.samples = []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/live:bytes"},
+			{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
 	}
 	metrics.Read(s.samples)
 	h := s.samples[0].Value.Float64Histogram()
 	gcCPU := s.samples[1].Value.Float64()
-	w.live = s.samples[2].Value.Uint64()
+	w.live, w.heap, w.goal = s.samples[2].Value.Uint64(), s.samples[3].Value.Uint64(), s.samples[4].Value.Uint64()
+	allocs := s.samples[5].Value.Uint64()
+	w.cycles = s.samples[6].Value.Uint64()
 	if s.counts != nil {
 		if wall := now.Sub(s.at); wall > 0 {
 			w.used = float64(cpu-s.cpu) / float64(wall)
+			w.allocRate = float64(allocs-s.allocs) / wall.Seconds()
 		}
 		w.lat99 = percentile(h, s.counts, 0.99)
 		w.gc = gcCPU-s.gcCPU > 0.005
 	}
-	s.at, s.cpu, s.gcCPU = now, cpu, gcCPU
+	s.at, s.cpu, s.gcCPU, s.allocs = now, cpu, gcCPU, allocs
 	s.counts = append(s.counts[:0], h.Counts...)
 	return w
 }
@@ -224,4 +267,44 @@ func percentile(h *metrics.Float64Histogram, prev []uint64, q float64) time.Dura
 		}
 	}
 	return 0
+}
+
+// collectorSlot keeps a second scheduler slot from shortly before a
+// collection starts until it ended. On one slot a cycle's mark (a fourth of
+// the slot for its background worker, plus the assists the allocating
+// goroutines owe) leaves the goroutines too little of it for tens of
+// milliseconds, and the requests in flight wait: at 4,000 requests/s the
+// marks that came late drained the VUs and dropped iterations. Go starts a
+// cycle when the heap crossed a trigger between 70 % and 95 % of its
+// runway, which the window's allocation rate predicts a window ahead.
+type collectorSlot struct {
+	on    bool
+	until uint64 // the cycle count that ends it: one more than when it began
+}
+
+// collectorSlotBusy is the share of one slot the goroutines must use for
+// a collection to get a slot of its own: below it, the quarter of the
+// slot the collector takes leaves them enough.
+const collectorSlotBusy = 0.3
+
+// keep reports whether the slot is kept after the window w: taken when a
+// collection is due and the goroutines used at least collectorSlotBusy of
+// a slot, given back once a cycle more completed.
+func (c *collectorSlot) keep(w window, every time.Duration) bool {
+	switch {
+	case c.on && w.cycles >= c.until:
+		c.on = false
+	case !c.on && w.used >= collectorSlotBusy && collectorDue(w, every):
+		c.on, c.until = true, w.cycles+1
+	}
+	return c.on
+}
+
+// runwayShare is how much of its runway the heap has grown by, for the
+// diagnostic log.
+func runwayShare(w window) float64 {
+	if w.goal <= w.live || w.heap < w.live {
+		return 0
+	}
+	return float64(w.heap-w.live) / float64(w.goal-w.live)
 }

@@ -2,6 +2,7 @@ package cpugate
 
 import (
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
 	"testing"
@@ -99,9 +100,12 @@ func TestWidthFollowsLoad(t *testing.T) {
 	p := defaultWidth
 	p.every, p.narrowAfter, p.holdAfterWiden = 5*time.Millisecond, 3, 3
 	runtime.GC() // a live heap to size the goal by
+	debug.SetGCPercent(100)
 	w := governWidth(p, nil)
+	if g := gogc(); g <= 100 {
+		t.Errorf("as the governor starts: GOGC %d, want the small heap's goal raised to the floor at once", g)
+	}
 	eventually.True(t, "an idle process runs on one slot", func() bool { return runtime.GOMAXPROCS(0) == 1 })
-	eventually.True(t, "a small heap's goal is raised to the floor", func() bool { return gogc() > 100 })
 	var stop atomic.Bool
 	defer stop.Store(true)
 	for range 3 {
@@ -140,3 +144,58 @@ func spinAWhile() {
 }
 
 var sink atomic.Int64
+
+// TestCollectorDue predicts a collection from the heap's share of its
+// runway and the allocation rate: due when one and a half windows of
+// allocation take the heap to 70 % of the runway, not before.
+func TestCollectorDue(t *testing.T) {
+	const mb = 1 << 20
+	every := 100 * time.Millisecond
+	cases := []struct {
+		name string
+		w    window
+		want bool
+	}{
+		{"just collected", window{live: 10 * mb, heap: 11 * mb, goal: 30 * mb, allocRate: 50 * mb}, false},
+		{"due within the next window", window{live: 10 * mb, heap: 17 * mb, goal: 30 * mb, allocRate: 50 * mb}, true},      // 7 + 7.5 ≥ 14
+		{"a slow allocator is not due yet", window{live: 10 * mb, heap: 16 * mb, goal: 30 * mb, allocRate: 5 * mb}, false}, // 6 + 0.75 < 14
+		{"at the earliest trigger", window{live: 10 * mb, heap: 24 * mb, goal: 30 * mb}, true},                             // 14 ≥ 14
+		{"no runway", window{live: 30 * mb, heap: 31 * mb, goal: 30 * mb, allocRate: 50 * mb}, false},
+		{"heap below the live heap (swept while read)", window{live: 10 * mb, heap: 9 * mb, goal: 30 * mb, allocRate: 500 * mb}, false},
+	}
+	for _, c := range cases {
+		if got := collectorDue(c.w, every); got != c.want {
+			t.Errorf("%s: collectorDue = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCollectorSlot takes the slot when a collection is due and the
+// goroutines are busy enough, keeps it until one more cycle completed,
+// and never takes it for an idle process.
+func TestCollectorSlot(t *testing.T) {
+	const mb = 1 << 20
+	every := 100 * time.Millisecond
+	due := window{used: 0.5, live: 10 * mb, heap: 25 * mb, goal: 30 * mb, cycles: 7}
+	var c collectorSlot
+	if c.keep(window{used: 0.5, live: 10 * mb, heap: 12 * mb, goal: 30 * mb, cycles: 7}, every) {
+		t.Fatal("slot taken with no collection due")
+	}
+	idle := due
+	idle.used = collectorSlotBusy / 2
+	if c.keep(idle, every) {
+		t.Fatal("slot taken for goroutines using a sixth of a slot")
+	}
+	if !c.keep(due, every) {
+		t.Fatal("slot not taken for a due collection of a busy process")
+	}
+	running := due
+	running.used = 0.1 // a quiet window while the cycle runs keeps the slot
+	if !c.keep(running, every) {
+		t.Fatal("slot given back before the cycle completed")
+	}
+	done := window{used: 0.5, live: 10 * mb, heap: 11 * mb, goal: 30 * mb, cycles: 8}
+	if c.keep(done, every) {
+		t.Fatal("slot kept after the cycle completed")
+	}
+}
