@@ -72,14 +72,19 @@ report() {
   python3 - "$@" <<'PY'
 import os, statistics, sys
 label, cols, files = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
-med = {}
+med, runs = {}, {}
 for f in files:
     rows = [list(map(float, l.split())) for l in open(f) if l.strip()]
     if rows:
-        med[os.path.basename(f).split(".")[0]] = [statistics.median(r[i] for r in rows) for i in range(len(cols))]
+        tool = os.path.basename(f).split(".")[0]
+        med[tool] = [statistics.median(r[i] for r in rows) for i in range(len(cols))]
+        runs[tool] = rows
 out = [label]
 for tool, v in med.items():
     out.append(f"{tool}: " + ", ".join(f"{c} {x:.3f}" for c, x in zip(cols, v)))
+    if "dropped" in cols:  # a median hides a run that dropped: each run's count
+        i = cols.index("dropped")
+        out[-1] += " (runs: " + " ".join(f"{r[i]:.0f}" for r in runs[tool]) + ")"
 if "ours" in med and "k6" in med:
     o, k = med["ours"], med["k6"]
     out.append("ours/k6: " + ", ".join(f"{c} {a / b:.2f}x" if b else f"{c} -" for c, a, b in zip(cols, o, k)))
