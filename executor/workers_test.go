@@ -16,6 +16,28 @@ func goroutineID() string {
 	return string(bytes.Fields(buf)[1])
 }
 
+// bubbleGoroutines counts the goroutines in the calling goroutine's
+// synctest bubble, from a trace of all goroutines; unlike
+// runtime.NumGoroutine it does not count the test runner's or the race
+// detector's goroutines, which come and go on their own.
+func bubbleGoroutines(t *testing.T) int {
+	buf := make([]byte, 1<<20)
+	self := buf[:runtime.Stack(buf, false)]
+	start, end := bytes.Index(self, []byte("synctest bubble ")), bytes.IndexByte(self, ']')
+	if start < 0 || end < start {
+		t.Fatalf("not in a synctest bubble: %q", bytes.SplitN(self, []byte("\n"), 2)[0])
+	}
+	bubble := append(bytes.Clone(self[start:end]), ']') // "synctest bubble N]"
+	all := buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, line := range bytes.Split(all, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, bubble) {
+			n++
+		}
+	}
+	return n
+}
+
 // Iterations run one after the other reuse one worker goroutine (and its
 // grown stack); an idle worker ends after workerIdle, and stop ends the
 // rest at once.
@@ -32,10 +54,10 @@ func TestWorkersReuseGoroutines(t *testing.T) {
 		if len(ids) != 1 {
 			t.Fatalf("20 sequential iterations ran on %d goroutines, want 1", len(ids))
 		}
-		base := runtime.NumGoroutine()
+		base := bubbleGoroutines(t)
 		time.Sleep(workerIdle + time.Millisecond) // the fake clock passes the idle limit
 		synctest.Wait()
-		if n := runtime.NumGoroutine(); n != base-1 {
+		if n := bubbleGoroutines(t); n != base-1 {
 			t.Fatalf("%d goroutines after the idle limit, want %d", n, base-1)
 		}
 
@@ -44,14 +66,14 @@ func TestWorkersReuseGoroutines(t *testing.T) {
 			w.run(func() { <-release })
 		}
 		synctest.Wait()
-		if n := runtime.NumGoroutine(); n != base+2 {
+		if n := bubbleGoroutines(t); n != base+2 {
 			t.Fatalf("%d goroutines with three iterations running, want %d", n, base+2)
 		}
 		close(release)
 		synctest.Wait()
 		w.stop()
 		synctest.Wait()
-		if n := runtime.NumGoroutine(); n != base-1 {
+		if n := bubbleGoroutines(t); n != base-1 {
 			t.Fatalf("%d goroutines after stop, want %d", n, base-1)
 		}
 	})
