@@ -2,6 +2,7 @@ package usefulsse
 
 import (
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -54,13 +55,13 @@ func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 	return tags
 }
 
-// samples returns the samples of one finished request, whose goodput
+// samples returns, in buf, the samples of one finished request, whose goodput
 // verdict is good (nil: it named no objective, and pushes no
 // usefulsse_good sample). A time never reached pushes no sample, nor does a
 // connection's set-up on a request that reused one.
-func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, at time.Time) []metrics.Sample {
+func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, at time.Time, buf []metrics.Sample) []metrics.Sample {
 	tags := RequestTags(base, res)
-	out := make([]metrics.Sample, 0, 20)
+	out := buf[:0]
 	add := func(metric *metrics.Metric, t metrics.Tags, v float64) {
 		out = append(out, metrics.Sample{Metric: metric, Tags: t, Time: at, Value: v})
 	}
@@ -122,4 +123,30 @@ func boolValue(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// sampleSlot keeps a VU's samples buffer between the requests it records:
+// the engine's subscribers keep no slice they are pushed
+// (metrics.Engine.Subscribe), so the buffer is free again once pushed.
+// Requests recorded at once (requestAsync) take the kept one or make their
+// own, without a lock.
+type sampleSlot struct {
+	kept atomic.Pointer[[]metrics.Sample]
+}
+
+// take returns the kept buffer, or a new one.
+func (s *sampleSlot) take() *[]metrics.Sample {
+	if b := s.kept.Swap(nil); b != nil {
+		return b
+	}
+	b := make([]metrics.Sample, 0, 24)
+	return &b
+}
+
+// give keeps b, pushed, for the next request, cleared so that it holds on
+// to no tags.
+func (s *sampleSlot) give(b *[]metrics.Sample) {
+	clear((*b)[:cap(*b)])
+	*b = (*b)[:0]
+	s.kept.Store(b)
 }

@@ -31,6 +31,8 @@ type Probe struct {
 	// omitHTTP drops k6's http_reqs and http_req_failed from the samples:
 	// a module that pushes its own (k6/x/sse) set it.
 	omitHTTP bool
+	// samples keeps a buffer of samples between the VU's requests.
+	samples sampleSlot
 }
 
 // OmitHTTPMetrics makes the probe push neither http_reqs nor
@@ -248,11 +250,14 @@ func (p *Probe) record(c *call, res *sse.Result, good *bool) {
 	if p.metrics == nil {
 		return
 	}
-	out := p.metrics.samples(res, good, c.tags, time.Now())
+	buf := p.samples.take()
+	out := p.metrics.samples(res, good, c.tags, time.Now(), *buf)
 	if p.omitHTTP {
 		out = slices.DeleteFunc(out, func(s metrics.Sample) bool {
 			return s.Metric == p.metrics.httpReqs || s.Metric == p.metrics.httpReqFailed
 		})
 	}
 	p.vu.State().Run.Engine.Push(modules.WithMetadata(out, c.meta)...)
+	*buf = out
+	p.samples.give(buf)
 }
