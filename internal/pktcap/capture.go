@@ -41,8 +41,12 @@ type Capture struct {
 	drainMu sync.Mutex // one drain at a time: the ring is read in order
 	ring    *ring      // nil once closed: streams still read drain nothing
 
-	mu      sync.Mutex
-	streams map[flow]*Stream
+	mu sync.Mutex
+	// streams are the tracked connections by their ports (portKey), each
+	// a chain of the flows with those ports: the lookup made for every
+	// segment is one of a 32-bit key, and a second flow on the same
+	// ports (another address) is rare.
+	streams map[uint32]*Stream
 	syns    map[flow]uint32 // ISNs of servers whose connection is not tracked yet
 	synList []flow          // syns' keys, oldest first
 
@@ -59,7 +63,7 @@ func Open() (*Capture, error) {
 	}
 	c := &Capture{
 		fd: fd, stop: make(chan struct{}), done: make(chan struct{}), ring: r,
-		streams: map[flow]*Stream{}, syns: map[flow]uint32{},
+		streams: map[uint32]*Stream{}, syns: map[flow]uint32{},
 	}
 	go c.drainLoop()
 	return c, nil
@@ -105,8 +109,46 @@ func (c *Capture) Track(conn net.Conn) (s *Stream, ok bool) {
 		s.start(isn)
 		delete(c.syns, k)
 	}
-	c.streams[k] = s
+	c.trackLocked(s)
 	return s, true
+}
+
+// trackLocked files s under its flow, in place of an earlier stream of
+// the same flow; c.mu is held.
+func (c *Capture) trackLocked(s *Stream) {
+	c.untrackLocked(s.key)
+	pk := s.key.portKey()
+	s.next, c.streams[pk] = c.streams[pk], s
+}
+
+// streamLocked returns the stream tracking k, or nil; c.mu is held.
+func (c *Capture) streamLocked(k flow) *Stream {
+	for s := c.streams[k.portKey()]; s != nil; s = s.next {
+		if s.key == k {
+			return s
+		}
+	}
+	return nil
+}
+
+// untrackLocked stops tracking k's stream, if any; c.mu is held.
+func (c *Capture) untrackLocked(k flow) {
+	pk := k.portKey()
+	head := c.streams[pk]
+	switch {
+	case head == nil:
+	case head.key == k && head.next == nil:
+		delete(c.streams, pk)
+	case head.key == k:
+		c.streams[pk] = head.next
+	default:
+		for s := head; s.next != nil; s = s.next {
+			if s.next.key == k {
+				s.next = s.next.next
+				return
+			}
+		}
+	}
 }
 
 // addrPort returns a TCP address as an unmapped netip.AddrPort.
@@ -179,7 +221,7 @@ func (c *Capture) countDrops() {
 // takeLocked files one segment that passed at at; c.mu is held.
 func (c *Capture) takeLocked(seg segment, at time.Time) {
 	k := flow{remote: seg.src, local: seg.dst}
-	s := c.streams[k]
+	s := c.streamLocked(k)
 	switch {
 	case seg.synAck && s != nil:
 		s.start(seg.seq)

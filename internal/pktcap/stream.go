@@ -34,6 +34,7 @@ type span struct {
 type Stream struct {
 	c        *Capture
 	key      flow
+	next     *Stream // the next stream on the same ports (Capture.streams)
 	based    bool
 	base     uint32  // sequence number of the stream's first byte
 	edge     uint64  // bytes received in order so far
@@ -43,6 +44,9 @@ type Stream struct {
 
 // flow names a connection's receiving direction: from remote to local.
 type flow struct{ remote, local netip.AddrPort }
+
+// portKey is the flow's two ports in one number.
+func (k flow) portKey() uint32 { return uint32(k.remote.Port())<<16 | uint32(k.local.Port()) }
 
 // start sets the stream's first byte: the one after the server's SYN. A
 // SYN seen again (a retransmission, or the same packet seen on its way
@@ -156,7 +160,7 @@ func (s *Stream) splitLocked(off uint64, n int, dst []Piece) (pieces []Piece, ok
 func (s *Stream) Close() {
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
-	if s.c.streams[s.key] == s {
-		delete(s.c.streams, s.key)
+	if s.c.streamLocked(s.key) == s {
+		s.c.untrackLocked(s.key)
 	}
 }

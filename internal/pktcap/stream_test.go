@@ -1,6 +1,7 @@
 package pktcap
 
 import (
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -8,7 +9,7 @@ import (
 // newTestStream returns a stream of a capture without a socket, its first
 // byte after isn.
 func newTestStream(isn uint32) *Stream {
-	c := &Capture{fd: -1, streams: map[flow]*Stream{}, syns: map[flow]uint32{}}
+	c := &Capture{fd: -1, streams: map[uint32]*Stream{}, syns: map[flow]uint32{}}
 	s := &Stream{c: c}
 	s.start(isn)
 	return s
@@ -80,4 +81,42 @@ func equalPieces(a, b []Piece) bool {
 		}
 	}
 	return true
+}
+
+// Flows on the same two ports but other addresses are told apart: each
+// segment goes to its own flow's stream, and closing one stream leaves the
+// others tracked.
+func TestStreamsOnTheSamePorts(t *testing.T) {
+	c := &Capture{fd: -1, streams: map[uint32]*Stream{}, syns: map[flow]uint32{}}
+	flowOf := func(remote string) flow {
+		return flow{remote: netip.MustParseAddrPort(remote), local: netip.MustParseAddrPort("127.0.0.1:40000")}
+	}
+	keys := []flow{flowOf("127.0.0.1:8080"), flowOf("127.0.0.2:8080"), flowOf("[::1]:8080")}
+	var streams []*Stream
+	for _, k := range keys {
+		s := &Stream{c: c, key: k}
+		s.start(1000)
+		c.mu.Lock()
+		c.trackLocked(s)
+		c.mu.Unlock()
+		streams = append(streams, s)
+	}
+	for i, k := range keys {
+		c.mu.Lock()
+		c.takeLocked(segment{src: k.remote, dst: k.local, seq: 1001, payload: 10 * (i + 1)}, ms(float64(i)))
+		c.mu.Unlock()
+	}
+	for i, s := range streams {
+		if want := uint64(10 * (i + 1)); s.edge != want {
+			t.Fatalf("stream %d has %d bytes, want %d: a segment went to another flow's stream", i, s.edge, want)
+		}
+	}
+	streams[1].Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, k := range keys {
+		if got := c.streamLocked(k); (got == nil) != (i == 1) {
+			t.Fatalf("after closing stream 1, the lookup of flow %d gives %v", i, got)
+		}
+	}
 }
