@@ -331,7 +331,7 @@ func (p *Pool) Open() int {
 	defer p.r.mu.Unlock()
 	n := 0
 	for _, c := range p.r.conns {
-		if c.pool == p {
+		if c != nil && c.pool == p {
 			n++
 		}
 	}

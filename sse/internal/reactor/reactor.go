@@ -37,8 +37,11 @@ type reactor struct {
 	buf []byte
 	oob []byte // the receive timestamp of the last read
 
-	mu     sync.Mutex
-	conns  map[int]*Conn
+	mu sync.Mutex
+	// conns are the watched connections by descriptor: descriptors are
+	// small numbers, so a slice indexed by them is the cheapest lookup of
+	// the one made for every read.
+	conns  []*Conn
 	cancel []interruption // exchanges canceled since the last wake-up
 }
 
@@ -61,7 +64,7 @@ func theReactor() *reactor {
 		if err != nil {
 			return
 		}
-		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), oob: make([]byte, sockstamp.OOBSize), conns: map[int]*Conn{}}
+		sharedReactor = &reactor{p: p, buf: make([]byte, readBufSize), oob: make([]byte, sockstamp.OOBSize)}
 		go sharedReactor.p.run(sharedReactor.ready, sharedReactor.woken)
 	})
 	return sharedReactor
@@ -74,23 +77,31 @@ func Available() bool { return theReactor() != nil }
 // register starts watching a connection.
 func (r *reactor) register(c *Conn) error {
 	r.mu.Lock()
+	if c.fd >= len(r.conns) {
+		r.conns = append(r.conns, make([]*Conn, c.fd+1-len(r.conns))...)
+	}
 	r.conns[c.fd] = c
 	r.mu.Unlock()
 	if err := r.p.add(c.fd); err != nil {
-		r.mu.Lock()
-		delete(r.conns, c.fd)
-		r.mu.Unlock()
+		r.drop(c)
 		return err
 	}
 	return nil
 }
 
+// drop takes c out of the watched connections.
+func (r *reactor) drop(c *Conn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.fd < len(r.conns) && r.conns[c.fd] == c {
+		r.conns[c.fd] = nil
+	}
+}
+
 // forget stops watching a connection and closes it.
 func (r *reactor) forget(c *Conn) {
 	r.p.remove(c.fd)
-	r.mu.Lock()
-	delete(r.conns, c.fd)
-	r.mu.Unlock()
+	r.drop(c)
 	closeFD(c.fd)
 }
 
@@ -107,8 +118,11 @@ func (r *reactor) interrupt(c *Conn, x Exchange) {
 // given its epoll events; again says it may still be readable after its
 // read (poller.run).
 func (r *reactor) ready(fd int, events uint32) (again bool) {
+	var c *Conn
 	r.mu.Lock()
-	c := r.conns[fd]
+	if fd < len(r.conns) {
+		c = r.conns[fd]
+	}
 	r.mu.Unlock()
 	if c == nil {
 		return false
