@@ -34,6 +34,21 @@ type Bundle struct {
 	linkMu   sync.Mutex
 	linked   map[sobek.ModuleRecord]bool
 	warnings []string
+	// exports are the main module's exports resolved so far, by name
+	// (*sobek.ResolvedBinding, nil for a name it does not export): every
+	// iteration looks its function up, and resolving allocates.
+	exports sync.Map
+}
+
+// resolveExport returns where the main module's export name is bound, or
+// nil; the same for every VU, resolved once.
+func (b *Bundle) resolveExport(name string) *sobek.ResolvedBinding {
+	if v, ok := b.exports.Load(name); ok {
+		return v.(*sobek.ResolvedBinding)
+	}
+	binding, _ := b.main.ResolveExport(name)
+	b.exports.Store(name, binding)
+	return binding
 }
 
 // Config is where a bundle reads its files and how it loads remote

@@ -72,6 +72,35 @@ func TestExportForms(t *testing.T) {
 	}
 }
 
+// An export is resolved once per bundle, but its binding stays live: a
+// function the module reassigns is the new one at the next call, and
+// looking a function up again allocates nothing (every iteration does).
+func TestExportResolvedOnceBindingLive(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.js": `
+		export let run = () => "first";
+		export function swap() { run = () => "second"; }
+	`})
+	vu := jstest.NewVUFile(t, filepath.Join(dir, "main.js"))
+	call := func(name string) string {
+		t.Helper()
+		res, err := vu.Call(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.String()
+	}
+	if got := call("run"); got != "first" {
+		t.Fatalf("run() = %q, want first", got)
+	}
+	call("swap")
+	if got := call("run"); got != "second" {
+		t.Fatalf("run() after swap = %q, want second: the export's binding is not live", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { vu.Export("run") }); n != 0 {
+		t.Errorf("looking run up again allocates %.0f times, want 0", n)
+	}
+}
+
 // TestExportMissing keeps a name nobody exports reported as missing.
 func TestExportMissing(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"main.js": `function main() {} export { main as run };`})

@@ -151,7 +151,7 @@ func (vu *VU) exportValue(name string) sobek.Value {
 	if cjs, ok := vu.module.(*cjsInstance); ok {
 		return cjs.mainExport(name)
 	}
-	binding, _ := vu.bundle.main.ResolveExport(name)
+	binding := vu.bundle.resolveExport(name)
 	if binding == nil {
 		return nil
 	}
