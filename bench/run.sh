@@ -20,6 +20,10 @@
 # floor added. PIN=1 runs the server on the last CPU and every client on
 # the others. "idle" ends with bench/vufloor: the live heap of a bare
 # JavaScript runtime evaluating an empty module, the floor of an idle VU.
+# "paired" (not in the default) runs the probe and bench/epollfloor in
+# turn, RUNS pairs per rate of STREAM_RATES, and prints each pair's CPU
+# ratio and their median: the comparison that holds when the machine
+# drifts between the sections above.
 # "stamps" (not in the default) runs bench/busy.js on each transport
 # (plain, TLS HTTP/1.1, HTTP/2; BUSY JavaScript VUs spinning next to 5
 # streams/s) and prints the receive-side stamp error p95/p99/max, the
@@ -107,7 +111,7 @@ fi
 # the runner's only (/usr/bin/time on its process, VU initialisation
 # included); "other" is the CPU the rest of the machine used meanwhile
 # (server excluded), in cores: above ~0.1 the run shared the CPU.
-if want streams || want floor || want streammem; then
+if want streams || want floor || want streammem || want paired; then
 # PIN=1 runs bench/sseserver on the last CPU and the clients on the others,
 # so that the server's scheduling does not wait for the client's CPU: the
 # first_text error then measures the client, not the machine's contention.
@@ -340,6 +344,41 @@ if os.path.exists(sys.argv[4]):
 print(line)
 PY
 done
+done
+fi
+
+# Paired: the probe and bench/epollfloor on the same workload, one run of
+# each in turn, RUNS pairs per rate: what drifts on the machine over minutes
+# (other tenants, the host's memory) lands on both runs of a pair alike, so
+# each pair's ratio is read on its own, then their median.
+if want paired; then
+echo "== paired: bench/streams.js and bench/epollfloor in turn, ${STREAM_DURATION} per run, rates ${STREAM_RATES} ($RUNS pairs)"
+for rate in $STREAM_RATES; do
+  : >"$TMP/pprobe$rate"
+  : >"$TMP/pfloor$rate"
+  for _ in $(seq "$RUNS"); do
+    floor_run epollfloor "$rate" >>"$TMP/pfloor$rate"
+    stream_run "$rate" $((2 * rate)) "$STREAM_DURATION" "$TMP/pprobe$rate" >/dev/null
+  done
+  python3 - "$TMP/pprobe$rate" "$TMP/pfloor$rate" "$rate" <<'PY'
+import json, re, statistics, sys
+probes = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+floors = [l for l in open(sys.argv[2]) if l.startswith("epollfloor:")]
+rows = []
+for p, f in zip(probes, floors):
+    if "error" in p:
+        print("   probe run failed:", p["error"]); continue
+    cpu, p99 = float(re.search(r"([0-9.]+) CPU-s", f).group(1)), float(re.search(r"p99 ([0-9.]+)", f).group(1))
+    rows.append((p["cpu_per_1000"] / cpu, p["cpu_per_1000"], cpu, p["err_p99"], p99, p["rss_kb"] / 1024, p["dropped"]))
+    print(f"   probe {p['cpu_per_1000']:.3f} / floor {cpu:.3f} CPU-s per 1000 streams = {rows[-1][0]:.2f}x;"
+          f" first_text_error p99 {p['err_p99']:.2f} vs {p99:.2f} ms; probe peak RSS {rows[-1][5]:.0f} MB, dropped {p['dropped']:.0f}")
+if rows:
+    med = lambda i: statistics.median(r[i] for r in rows)
+    met = sum(1 for r in rows if r[0] <= 1.3 and r[3] <= 2)
+    print(f"{sys.argv[3]}/s paired median: {med(0):.2f}x the floor's CPU (probe {med(1):.3f}, floor {med(2):.3f} CPU-s per 1000 streams),"
+          f" first_text_error p99 {med(3):.2f} vs {med(4):.2f} ms, probe peak RSS {med(5):.0f} MB;"
+          f" {met} of {len(rows)} pairs within 1.3x with p99 <= 2 ms")
+PY
 done
 fi
 
