@@ -55,12 +55,12 @@ func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
 	return tags
 }
 
-// samples returns, in buf, the samples of one finished request, whose goodput
+// samples returns, in buf, the samples of one finished request tagged
+// tags (RequestTags), whose goodput
 // verdict is good (nil: it named no objective, and pushes no
 // usefulsse_good sample). A time never reached pushes no sample, nor does a
 // connection's set-up on a request that reused one.
-func (m *probeMetrics) samples(res *sse.Result, good *bool, base metrics.Tags, at time.Time, buf []metrics.Sample) []metrics.Sample {
-	tags := RequestTags(base, res)
+func (m *probeMetrics) samples(res *sse.Result, good *bool, tags metrics.Tags, at time.Time, buf []metrics.Sample) []metrics.Sample {
 	out := buf[:0]
 	add := func(metric *metrics.Metric, t metrics.Tags, v float64) {
 		out = append(out, metrics.Sample{Metric: metric, Tags: t, Time: at, Value: v})

@@ -31,8 +31,10 @@ type Probe struct {
 	// omitHTTP drops k6's http_reqs and http_req_failed from the samples:
 	// a module that pushes its own (k6/x/sse) set it.
 	omitHTTP bool
-	// samples keeps a buffer of samples between the VU's requests.
+	// samples keeps a buffer of samples between the VU's requests, tags
+	// the tags of its last request.
 	samples sampleSlot
+	tags    tagCache
 }
 
 // OmitHTTPMetrics makes the probe push neither http_reqs nor
@@ -216,7 +218,7 @@ func (p *Probe) prepareRequest(req *sse.Request, tags map[string]string) (*call,
 			req.MaxRedirects = -1 // the option's 0 follows none
 		}
 	}
-	return &call{req: req, tags: st.Tags.WithAll(tags), meta: st.Metadata}, nil
+	return &call{req: req, tags: p.tags.merged(st.Tags, tags), meta: st.Metadata}, nil
 }
 
 // newIteration closes the VU's idle connections at its first request of
@@ -251,7 +253,7 @@ func (p *Probe) record(c *call, res *sse.Result, good *bool) {
 		return
 	}
 	buf := p.samples.take()
-	out := p.metrics.samples(res, good, c.tags, time.Now(), *buf)
+	out := p.metrics.samples(res, good, p.tags.request(c.tags, res), time.Now(), *buf)
 	if p.omitHTTP {
 		out = slices.DeleteFunc(out, func(s metrics.Sample) bool {
 			return s.Metric == p.metrics.httpReqs || s.Metric == p.metrics.httpReqFailed
