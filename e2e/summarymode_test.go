@@ -50,12 +50,32 @@ func TestSummaryModes(t *testing.T) {
 var numbers = regexp.MustCompile(`[0-9][0-9.]*(µs|ns|ms|s|/s)?`)
 
 // padding is the alignment between columns and dots, which follows the
-// widths of the numbers.
-var padding = regexp.MustCompile(`[ .]+`)
+// widths of the numbers; trailing is the padding at a line's end, which a
+// row gets only when another row's value in its last column is wider.
+var (
+	padding  = regexp.MustCompile(`[ .]+`)
+	trailing = regexp.MustCompile(`(?m) +$`)
+)
 
 // sameLayout reports whether two summaries have the same lines once their
 // numbers and padding are masked.
 func sameLayout(a, b string) bool {
-	mask := func(s string) string { return padding.ReplaceAllString(numbers.ReplaceAllString(s, "#"), " ") }
+	mask := func(s string) string {
+		return trailing.ReplaceAllString(padding.ReplaceAllString(numbers.ReplaceAllString(s, "#"), " "), "")
+	}
 	return mask(a) == mask(b)
+}
+
+// Two summaries of one layout whose widest value in the last column sits
+// on another row (so another row carries the trailing padding) have the
+// same layout; a missing row does not.
+func TestSameLayoutIgnoresTrailingPadding(t *testing.T) {
+	a := "     iteration_duration...: avg=585.29µs p(95)=585.29µs\n     schedule_lag.........: avg=70ns     p(95)=70ns    \n"
+	b := "     iteration_duration...: avg=1ms    p(95)=1ms   \n     schedule_lag.........: avg=9.96µs p(95)=9.96µs\n"
+	if !sameLayout(a, b) {
+		t.Error("summaries differing only in where the trailing padding falls are told apart")
+	}
+	if sameLayout(a, "     iteration_duration...: avg=1ms    p(95)=1ms   \n") {
+		t.Error("a summary without the schedule_lag row has the same layout")
+	}
 }
