@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"maps"
+	"strconv"
 	"testing"
 )
 
@@ -22,5 +23,15 @@ func TestTagsWith(t *testing.T) {
 	}
 	if got := base.WithAll(nil); !maps.Equal(got, base) {
 		t.Errorf("WithAll(nil): %v, want %v", got, base)
+	}
+}
+
+// TestStatusTag checks the status tags of statuses in and out of the
+// table.
+func TestStatusTag(t *testing.T) {
+	for _, s := range []int{0, 1, 99, 100, 200, 404, 599, 600, 999, -1} {
+		if got := StatusTag(s); got != strconv.Itoa(s) {
+			t.Errorf("StatusTag(%d) = %q", s, got)
+		}
 	}
 }

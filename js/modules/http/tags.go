@@ -12,9 +12,9 @@ import (
 // exchange, last itself is returned and nothing is made: the tags of
 // pushed samples are never modified, so exchanges share equal tags.
 func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange, expect *statusSet, last metrics.Tags) metrics.Tags {
-	var buf [maxRequestTags]tagPair
+	var buf [maxRequestTags]metrics.TagPair
 	fixed := requestTags(ex, expect, mergedName(base, own), &buf)
-	if last != nil && sameTags(last, base, own, fixed) {
+	if last != nil && metrics.SameOverlay(last, base, own, fixed) {
 		return last
 	}
 	tags := make(metrics.Tags, len(base)+len(own)+len(fixed))
@@ -25,13 +25,10 @@ func exchangeTags(base metrics.Tags, own map[string]string, ex *exchange, expect
 		tags[k] = v
 	}
 	for _, t := range fixed {
-		tags[t.key] = t.value
+		tags[t.Key] = t.Value
 	}
 	return tags
 }
-
-// tagPair is one tag.
-type tagPair struct{ key, value string }
 
 // maxRequestTags is the most request tags an exchange has.
 const maxRequestTags = 8
@@ -41,23 +38,23 @@ const maxRequestTags = 8
 // tags give, is empty; method, url and status; expected_response only
 // when there is a response callback, expect; proto, tls_version and
 // error_code when the exchange has them.
-func requestTags(ex *exchange, expect *statusSet, name string, buf *[maxRequestTags]tagPair) []tagPair {
+func requestTags(ex *exchange, expect *statusSet, name string, buf *[maxRequestTags]metrics.TagPair) []metrics.TagPair {
 	tags := buf[:0]
 	if name == "" {
-		tags = append(tags, tagPair{"name", ex.redactedURL()})
+		tags = append(tags, metrics.TagPair{Key: "name", Value: ex.redactedURL()})
 	}
-	tags = append(tags, tagPair{"method", ex.method}, tagPair{"url", ex.redactedURL()}, tagPair{"status", statusTag(ex.status)})
+	tags = append(tags, metrics.TagPair{Key: "method", Value: ex.method}, metrics.TagPair{Key: "url", Value: ex.redactedURL()}, metrics.TagPair{Key: "status", Value: metrics.StatusTag(ex.status)})
 	if expect != nil {
-		tags = append(tags, tagPair{"expected_response", strconv.FormatBool(expect.has(ex.status))})
+		tags = append(tags, metrics.TagPair{Key: "expected_response", Value: strconv.FormatBool(expect.has(ex.status))})
 	}
 	if ex.proto != "" {
-		tags = append(tags, tagPair{"proto", ex.proto})
+		tags = append(tags, metrics.TagPair{Key: "proto", Value: ex.proto})
 	}
 	if ex.tlsVersion != "" {
-		tags = append(tags, tagPair{"tls_version", ex.tlsVersion})
+		tags = append(tags, metrics.TagPair{Key: "tls_version", Value: ex.tlsVersion})
 	}
 	if code := codeTag(errorCode(ex)); code != "" {
-		tags = append(tags, tagPair{"error_code", code})
+		tags = append(tags, metrics.TagPair{Key: "error_code", Value: code})
 	}
 	return tags
 }
@@ -69,60 +66,4 @@ func mergedName(base metrics.Tags, own map[string]string) string {
 		return name
 	}
 	return base["name"]
-}
-
-// sameTags reports whether last holds exactly the tags exchangeTags
-// would make of base, own and fixed: fixed over own over base.
-func sameTags(last, base metrics.Tags, own map[string]string, fixed []tagPair) bool {
-	n := len(fixed)
-	for _, t := range fixed {
-		if v, ok := last[t.key]; !ok || v != t.value {
-			return false
-		}
-	}
-	for k, v := range own {
-		if isFixed(fixed, k) {
-			continue
-		}
-		if lv, ok := last[k]; !ok || lv != v {
-			return false
-		}
-		n++
-	}
-	for k, v := range base {
-		if _, ok := own[k]; ok || isFixed(fixed, k) {
-			continue
-		}
-		if lv, ok := last[k]; !ok || lv != v {
-			return false
-		}
-		n++
-	}
-	return n == len(last)
-}
-
-// isFixed reports whether key is one of the request tags fixed.
-func isFixed(fixed []tagPair, key string) bool {
-	for _, t := range fixed {
-		if t.key == key {
-			return true
-		}
-	}
-	return false
-}
-
-// statusTags are the status tags of the statuses 0 to 599, made once.
-var statusTags = func() (tags [600]string) {
-	for i := range tags {
-		tags[i] = strconv.Itoa(i)
-	}
-	return tags
-}()
-
-// statusTag returns the status tag of status: its decimal form.
-func statusTag(status int) string {
-	if status >= 0 && status < len(statusTags) {
-		return statusTags[status]
-	}
-	return strconv.Itoa(status)
 }

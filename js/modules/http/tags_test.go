@@ -84,13 +84,3 @@ func TestExchangeTagsShared(t *testing.T) {
 		}
 	}
 }
-
-// TestStatusTag checks the status tags of statuses in and out of the
-// table.
-func TestStatusTag(t *testing.T) {
-	for _, s := range []int{0, 1, 99, 100, 200, 404, 599, 600, 999, -1} {
-		if got := statusTag(s); got != strconv.Itoa(s) {
-			t.Errorf("statusTag(%d) = %q", s, got)
-		}
-	}
-}

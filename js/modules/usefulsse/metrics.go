@@ -1,7 +1,6 @@
 package usefulsse
 
 import (
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -48,7 +47,7 @@ func registerProbeMetrics(reg *metrics.Registry) *probeMetrics {
 // the request's own tags, name and method), then the status (and
 // error_code) once the response is known.
 func RequestTags(base metrics.Tags, res *sse.Result) metrics.Tags {
-	tags := base.With("status", strconv.Itoa(res.Status))
+	tags := base.With("status", metrics.StatusTag(res.Status))
 	if res.ErrorCode != "" {
 		tags = tags.With("error_code", res.ErrorCode)
 	}

@@ -1,7 +1,6 @@
 package usefulsse
 
 import (
-	"strconv"
 	"sync"
 
 	"github.com/usefullatency/usefullatency/metrics"
@@ -24,7 +23,7 @@ type tagCache struct {
 func (c *tagCache) merged(vu metrics.Tags, own map[string]string) metrics.Tags {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.base != nil && sameMerge(c.base, vu, own) {
+	if c.base != nil && metrics.SameOverlay(c.base, vu, own, nil) {
 		return c.base
 	}
 	c.base = vu.WithAll(own)
@@ -36,69 +35,14 @@ func (c *tagCache) merged(vu metrics.Tags, own map[string]string) metrics.Tags {
 func (c *tagCache) request(base metrics.Tags, res *sse.Result) metrics.Tags {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.full != nil && sameRequestTags(c.full, base, res) {
+	fixed := [2]metrics.TagPair{{Key: "status", Value: metrics.StatusTag(res.Status)}, {Key: "error_code", Value: res.ErrorCode}}
+	n := 1
+	if res.ErrorCode != "" {
+		n = 2
+	}
+	if c.full != nil && metrics.SameOverlay(c.full, base, nil, fixed[:n]) {
 		return c.full
 	}
 	c.full = RequestTags(base, res)
 	return c.full
-}
-
-// sameMerge reports whether tags holds exactly vu's pairs with own's over
-// them.
-func sameMerge(tags, vu metrics.Tags, own map[string]string) bool {
-	n := 0
-	for k, v := range own {
-		if tv, ok := tags[k]; !ok || tv != v {
-			return false
-		}
-		n++
-	}
-	for k, v := range vu {
-		if _, over := own[k]; over {
-			continue
-		}
-		if tv, ok := tags[k]; !ok || tv != v {
-			return false
-		}
-		n++
-	}
-	return n == len(tags)
-}
-
-// sameRequestTags reports whether tags holds exactly RequestTags(base,
-// res), without making it.
-func sameRequestTags(tags, base metrics.Tags, res *sse.Result) bool {
-	if !isStatus(tags["status"], res.Status) {
-		return false
-	}
-	n := 1
-	if res.ErrorCode != "" {
-		if tags["error_code"] != res.ErrorCode {
-			return false
-		}
-		n++
-	}
-	for k, v := range base {
-		if k == "status" || (k == "error_code" && res.ErrorCode != "") {
-			continue
-		}
-		if tv, ok := tags[k]; !ok || tv != v {
-			return false
-		}
-		n++
-	}
-	return n == len(tags)
-}
-
-// isStatus reports whether s is status in decimal, without formatting it.
-func isStatus(s string, status int) bool {
-	if len(s) != 3 || status < 100 || status > 999 {
-		return s == strconv.Itoa(status)
-	}
-	for i := range 3 {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return int(s[0]-'0')*100+int(s[1]-'0')*10+int(s[2]-'0') == status
 }

@@ -85,18 +85,3 @@ func TestTagCacheRequest(t *testing.T) {
 		}
 	}
 }
-
-func TestIsStatus(t *testing.T) {
-	for _, tc := range []struct {
-		s      string
-		status int
-		want   bool
-	}{
-		{"200", 200, true}, {"200", 201, false}, {"0", 0, true}, {"00", 0, false}, {"2a0", 200, false},
-		{"99", 99, true}, {"1000", 1000, true}, {"404", 404, true}, {"", 0, false}, {"/00", 100, false},
-	} {
-		if got := isStatus(tc.s, tc.status); got != tc.want {
-			t.Errorf("isStatus(%q, %d) = %v, want %v", tc.s, tc.status, got, tc.want)
-		}
-	}
-}
