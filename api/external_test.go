@@ -71,6 +71,10 @@ func TestPatchExternallyControlledVUs(t *testing.T) {
 	if code != http.StatusOK || at(v, "data", "attributes", "vus") != 4.0 || at(v, "data", "attributes", "vus-max") != 4.0 {
 		t.Fatalf("scale to 4: %d %v, want the status with 4 VUs of 4", code, v)
 	}
+	// Each of the four VUs runs an iteration while all four are active.
+	for _, vu := range []string{"1", "2", "3", "4"} {
+		eventually.True(t, "VU "+vu+" runs an iteration", func() bool { return r.ranIteration(t, vu) })
+	}
 	for _, tc := range []struct{ attributes, detail string }{
 		{`{"vus":5}`, "invalid configuration supplied: the number of active VUs (5) must be less than or equal to the number of maxVUs (4)"},
 		{`{"vus":-1}`, "invalid configuration supplied: the number of VUs can't be negative"},
@@ -91,13 +95,20 @@ func TestPatchExternallyControlledVUs(t *testing.T) {
 	if c := r.wait(t); c != runner.ExitStoppedFromAPI {
 		t.Fatalf("exit %d, want %d", c, runner.ExitStoppedFromAPI)
 	}
-	// VUs 3 and 4 ran iterations while they were active.
+	// The iterations of all four VUs are still reported after the stop.
 	for _, vu := range []string{"1", "2", "3", "4"} {
-		url := r.base + "/v1/metrics/" + neturl.PathEscape("by_vu{vu:"+vu+"}")
-		if code, v := call(t, http.MethodGet, url, ""); code != http.StatusOK {
-			t.Errorf("VU %s ran no iteration: %d %v", vu, code, v)
+		if !r.ranIteration(t, vu) {
+			t.Errorf("VU %s: no iteration reported after the stop", vu)
 		}
 	}
+}
+
+// ranIteration reports whether the by_vu sub-metric of the VU has
+// samples, that is whether the VU finished an iteration.
+func (r *liveRun) ranIteration(t *testing.T, vu string) bool {
+	t.Helper()
+	code, _ := call(t, http.MethodGet, r.base+"/v1/metrics/"+neturl.PathEscape("by_vu{vu:"+vu+"}"), "")
+	return code == http.StatusOK
 }
 
 // A running test whose scenarios are all externally-controlled pauses
