@@ -50,9 +50,15 @@ var defaultWidth = widthPolicy{
 type window struct {
 	used  float64       // cores the process used
 	lat99 time.Duration // the 99th percentile of goroutines' scheduling latency
-	// gc says the collector did work: its CPU is counted when its cycle
-	// ends, so the window before may hold the cycle's start.
+	// gc says the collector worked in the window: a cycle started, ran or
+	// ended in it (its stop-the-world pauses, one at each end, say so at
+	// once; its CPU is counted only when the cycle ends).
 	gc bool
+	// started says a cycle started in the window; startShare is then the
+	// heap's share of its runway at the window's start, just below the
+	// trigger Go's pacer chose.
+	started    bool
+	startShare float64
 	// live is the heap the last collection found live, in bytes.
 	live uint64
 	// heap is what the next collection's trigger compares: the bytes of
@@ -67,19 +73,27 @@ type window struct {
 // earliestTrigger is the share of its runway (the bytes between the live
 // heap and the goal) the heap may grow by before Go's collector starts a
 // cycle, at the earliest: its pacer triggers between 70 % and 95 % of
-// the runway.
+// the runway. Where in between depends on the load (a process whose
+// goroutines allocate slowly gets a late trigger), so the slot learns it
+// from the cycles it saw start (collectorSlot.trigger).
 const earliestTrigger = 0.7
+
+// triggerMargin is how far below the share at which the last cycle
+// started a collection is already due: the pacer moves its trigger from
+// cycle to cycle.
+const triggerMargin = 0.05
 
 // collectorDue reports whether the next collection may start before the
 // window after next begins: the heap, growing at the window's rate for
-// one and a half windows of every, reaches the earliest trigger.
-func collectorDue(w window, every time.Duration) bool {
+// one and a half windows of every, reaches trigger, the share of its
+// runway at which a cycle is expected to start.
+func collectorDue(w window, every time.Duration, trigger float64) bool {
 	if w.goal <= w.live || w.heap < w.live {
 		return false
 	}
 	runway := float64(w.goal - w.live)
 	grown := float64(w.heap-w.live) + w.allocRate*1.5*every.Seconds()
-	return grown >= earliestTrigger*runway
+	return grown >= trigger*runway
 }
 
 // widthState is what the policy remembers between windows.
@@ -97,17 +111,19 @@ type widthState struct {
 // next takes the latest window and judges the one before it, and returns
 // the state with the width to run the next window at, between 1 and
 // widest. A slot is added on a signal that held two windows in a row, or
-// on a long wait in one; windows in which the collector ran are left out.
+// on a long wait in one; windows in which the collector ran are left out,
+// and so is the one after each, in which the goroutines that waited for
+// the cycle's mark catch up.
 func (p widthPolicy) next(s widthState, widest int, w window) widthState {
 	s.hold = max(s.hold-1, 0)
 	cur, before := s.prev, s.prev2
 	s.prev2, s.prev = cur, w
-	if w.gc || cur.gc {
+	if w.gc || cur.gc || before.gc {
 		return s // left out, with the light windows counted so far
 	}
 	slots := float64(s.procs)
 	busy := func(x window) bool { return x.used > p.widenBusy*slots }
-	twice := func(f func(window) bool) bool { return !before.gc && f(before) && f(cur) }
+	twice := func(f func(window) bool) bool { return f(before) && f(cur) }
 	switch {
 	case s.procs < widest && (cur.lat99 > 4*p.widenLatency || twice(busy)):
 		return widthState{procs: s.procs + 1, hold: p.holdAfterWiden, prev: w}
@@ -198,7 +214,7 @@ func (w *Width) run(s *loadSampler) {
 			want = max(want, 2)
 		}
 		if w.log != nil {
-			fmt.Fprintf(w.log, "%.3f width %d used %.3f lat99 %v gc %v heap %.2f -> %d\n", float64(time.Now().UnixMilli())/1e3, procs, win.used, win.lat99, win.gc, runwayShare(win), want)
+			fmt.Fprintf(w.log, "%.3f width %d used %.3f lat99 %v gc %v heap %.2f trigger %.2f -> %d\n", float64(time.Now().UnixMilli())/1e3, procs, win.used, win.lat99, win.gc, runwayShare(win), slot.trigger(), want)
 		}
 		if want != procs {
 			runtime.GOMAXPROCS(want)
@@ -217,17 +233,21 @@ type loadSampler struct {
 	counts  []uint64
 	gcCPU   float64 // the collector's CPU seconds so far
 	allocs  uint64  // the bytes allocated so far
+	cycles  cycleWatch
+	share   float64 // the heap's share of its runway at the last sample
 }
 
 // sample returns the window since the last sample: the cores the process
 // used, the 99th percentile of its goroutines' scheduling latency, and
-// whether the collector took more than 5 ms of CPU.
+// whether the collector worked: a cycle started, ran or ended (cycleWatch),
+// or it took more than 5 ms of CPU.
 func (s *loadSampler) sample() (w window) {
 	now := time.Now()
 	cpu, _ := ProcessCPU()
 	if s.samples == nil {
 		s.samples = []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/live:bytes"},
-			{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+			{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/cycles/total:gc-cycles"},
+			{Name: "/sched/pauses/total/gc:seconds"}}
 	}
 	metrics.Read(s.samples)
 	h := s.samples[0].Value.Float64Histogram()
@@ -235,17 +255,54 @@ func (s *loadSampler) sample() (w window) {
 	w.live, w.heap, w.goal = s.samples[2].Value.Uint64(), s.samples[3].Value.Uint64(), s.samples[4].Value.Uint64()
 	allocs := s.samples[5].Value.Uint64()
 	w.cycles = s.samples[6].Value.Uint64()
+	worked, started := s.cycles.observe(histogramCount(s.samples[7].Value.Float64Histogram()), w.cycles)
 	if s.counts != nil {
 		if wall := now.Sub(s.at); wall > 0 {
 			w.used = float64(cpu-s.cpu) / float64(wall)
 			w.allocRate = float64(allocs-s.allocs) / wall.Seconds()
 		}
 		w.lat99 = percentile(h, s.counts, 0.99)
-		w.gc = gcCPU-s.gcCPU > 0.005
+		w.gc = gcCPU-s.gcCPU > 0.005 || worked
+		if w.started = started; started {
+			w.startShare = s.share
+		}
 	}
-	s.at, s.cpu, s.gcCPU, s.allocs = now, cpu, gcCPU, allocs
+	s.at, s.cpu, s.gcCPU, s.allocs, s.share = now, cpu, gcCPU, allocs, runwayShare(w)
 	s.counts = append(s.counts[:0], h.Counts...)
 	return w
+}
+
+// cycleWatch follows the collector's cycles by its stop-the-world
+// pauses: a cycle stops the world once as it starts and once as its mark
+// ends, so while one runs the pauses number one more than twice the
+// cycles completed. The pause at a cycle's start is counted at once; its
+// CPU only when it ends.
+type cycleWatch struct {
+	pauses  uint64 // the pauses at the last observation
+	running bool   // a cycle was running then
+}
+
+// observe takes the collector's pauses and completed cycles so far and
+// reports whether a cycle started, ran or ended since the last
+// observation (worked), and whether one started (started).
+func (c *cycleWatch) observe(pauses, cycles uint64) (worked, started bool) {
+	ends := uint64(0)
+	if c.running {
+		ends = 1 // the pause that ends the cycle that was running
+	}
+	worked = pauses != c.pauses || c.running
+	started = pauses > c.pauses+ends
+	c.pauses, c.running = pauses, pauses > 2*cycles
+	return worked || c.running, started
+}
+
+// histogramCount returns how many observations h holds.
+func histogramCount(h *metrics.Float64Histogram) uint64 {
+	var n uint64
+	for _, c := range h.Counts {
+		n += c
+	}
+	return n
 }
 
 // percentile returns the upper bound of the bucket holding quantile q of
@@ -277,9 +334,24 @@ func percentile(h *metrics.Float64Histogram, prev []uint64, q float64) time.Dura
 // marks that came late drained the VUs and dropped iterations. Go starts a
 // cycle when the heap crossed a trigger between 70 % and 95 % of its
 // runway, which the window's allocation rate predicts a window ahead.
+//
+// The trigger is learnt: a slot taken at 70 % while the pacer waits until
+// 87 % (the streams of 1,000 probes a second allocate slowly) ran two
+// slots for seconds before each cycle, and a second slot costs CPU
+// (Width). Each cycle seen starting sets the trigger to the share the heap
+// had reached just before, less triggerMargin, and never below 70 %.
 type collectorSlot struct {
 	on    bool
 	until uint64 // the cycle count that ends it: one more than when it began
+	// started is the share of its runway the heap had reached when the
+	// last cycle seen started; 0 before the first.
+	started float64
+}
+
+// trigger is the share of its runway at which the next cycle is
+// expected to start.
+func (c *collectorSlot) trigger() float64 {
+	return max(earliestTrigger, c.started-triggerMargin)
 }
 
 // collectorSlotBusy is the share of one slot the goroutines must use for
@@ -291,10 +363,13 @@ const collectorSlotBusy = 0.3
 // collection is due and the goroutines used at least collectorSlotBusy of
 // a slot, given back once a cycle more completed.
 func (c *collectorSlot) keep(w window, every time.Duration) bool {
+	if w.started {
+		c.started = w.startShare
+	}
 	switch {
 	case c.on && w.cycles >= c.until:
 		c.on = false
-	case !c.on && w.used >= collectorSlotBusy && collectorDue(w, every):
+	case !c.on && w.used >= collectorSlotBusy && collectorDue(w, every, c.trigger()):
 		c.on, c.until = true, w.cycles+1
 	}
 	return c.on

@@ -16,7 +16,8 @@ import (
 // slot goes after narrowAfter light windows (on average) without a wait
 // over a millisecond, comes back after two busy windows or one long wait,
 // none goes during the hold after one came; a window in which the
-// collector ran, and the one before it, count for nothing.
+// collector ran, the one before it and the one after it count for
+// nothing.
 func TestWidthPolicy(t *testing.T) {
 	p := widthPolicy{widenLatency: time.Millisecond, widenBusy: 0.7, narrowBusy: 0.8, narrowAfter: 3, holdAfterWiden: 4}
 	const us = time.Microsecond
@@ -32,7 +33,8 @@ func TestWidthPolicy(t *testing.T) {
 		{"light, the third judged: one slot fewer (under 80 % of two)", 1.0, 50 * us, false, 2},
 		{"light", 0.5, 50 * us, false, 2},
 		{"a collection: this window and the one before left out", 0.5, 50 * us, true, 2},
-		{"after the collection", 0.5, 50 * us, false, 2},
+		{"after the collection: left out too", 0.5, 50 * us, false, 2},
+		{"light", 0.5, 50 * us, false, 2},
 		{"light", 0.5, 50 * us, false, 2},
 		{"light, the third counted: one slot fewer", 0.5, 50 * us, false, 1},
 		{"busy", 0.9, 50 * us, false, 1},
@@ -49,7 +51,8 @@ func TestWidthPolicy(t *testing.T) {
 		{"light, third since the wait: one slot fewer", 0.1, 50 * us, false, 1},
 		{"a long wait", 0.1, 5 * time.Millisecond, false, 1},
 		{"then a collection: the wait was its start", 0.1, 50 * us, true, 1},
-		{"after it", 0.1, 50 * us, false, 1},
+		{"after it", 0.1, 5 * time.Millisecond, false, 1},
+		{"the catching up after it is not judged", 0.1, 50 * us, false, 1},
 		{"a long wait", 0.1, 5 * time.Millisecond, false, 1},
 		{"no collection after it: one more", 0.1, 50 * us, false, 2},
 		{"busy and waiting", 2.5, 9 * time.Millisecond, false, 2},
@@ -147,7 +150,8 @@ var sink atomic.Int64
 
 // TestCollectorDue predicts a collection from the heap's share of its
 // runway and the allocation rate: due when one and a half windows of
-// allocation take the heap to 70 % of the runway, not before.
+// allocation take the heap to the trigger (70 % of the runway, or where
+// the last cycle started), not before.
 func TestCollectorDue(t *testing.T) {
 	const mb = 1 << 20
 	every := 100 * time.Millisecond
@@ -164,9 +168,90 @@ func TestCollectorDue(t *testing.T) {
 		{"heap below the live heap (swept while read)", window{live: 10 * mb, heap: 9 * mb, goal: 30 * mb, allocRate: 500 * mb}, false},
 	}
 	for _, c := range cases {
-		if got := collectorDue(c.w, every); got != c.want {
+		if got := collectorDue(c.w, every, earliestTrigger); got != c.want {
 			t.Errorf("%s: collectorDue = %v, want %v", c.name, got, c.want)
 		}
+	}
+	late := window{live: 10 * mb, heap: 24 * mb, goal: 30 * mb} // 70 % of the runway
+	if collectorDue(late, every, 0.85) {
+		t.Error("due at 70 % of the runway with the trigger at 85 %")
+	}
+	late.heap = 27 * mb
+	if !collectorDue(late, every, 0.85) {
+		t.Error("not due at 85 % of the runway with the trigger there")
+	}
+}
+
+// TestCollectorSlotLearnsTrigger takes the slot near where the last cycle
+// started, not at the earliest trigger, and never below it.
+func TestCollectorSlotLearnsTrigger(t *testing.T) {
+	const mb = 1 << 20
+	every := 100 * time.Millisecond
+	at := func(heap uint64, cycles uint64) window {
+		return window{used: 0.5, live: 10 * mb, heap: heap, goal: 30 * mb, cycles: cycles}
+	}
+	var c collectorSlot
+	start := at(11*mb, 8)
+	start.started, start.startShare = true, 0.9
+	if c.keep(start, every) {
+		t.Fatal("slot taken just after a cycle")
+	}
+	if got := c.trigger(); got < 0.849 || got > 0.851 {
+		t.Fatalf("trigger %.3f after a cycle started at 90 %%, want 85 %%", got)
+	}
+	if c.keep(at(25*mb, 8), every) { // 75 %
+		t.Fatal("slot taken at 75 % of the runway, the last cycle started at 90 %")
+	}
+	if !c.keep(at(27*mb, 8), every) { // 85 %
+		t.Fatal("slot not taken at 85 % of the runway")
+	}
+	if c.keep(at(11*mb, 9), every) {
+		t.Fatal("slot kept after the cycle completed")
+	}
+	early := at(11*mb, 9)
+	early.started, early.startShare = true, 0.3 // a forced collection
+	c.keep(early, every)
+	if got := c.trigger(); got != earliestTrigger {
+		t.Fatalf("trigger %.2f after a cycle started at 30 %%, want the earliest, %.2f", got, earliestTrigger)
+	}
+}
+
+// TestCycleWatch follows cycles by their pauses: one at the start, one
+// at the end, a cycle running while the pauses are odd in number.
+func TestCycleWatch(t *testing.T) {
+	c := cycleWatch{pauses: 10}
+	steps := []struct {
+		name            string
+		pauses, cycles  uint64
+		worked, started bool
+	}{
+		{"quiet", 10, 5, false, false},
+		{"a cycle starts", 11, 5, true, true},
+		{"it runs through the window", 11, 5, true, false},
+		{"it ends", 12, 6, true, false},
+		{"quiet", 12, 6, false, false},
+		{"one starts and ends in a window", 14, 7, true, true},
+		{"one starts", 15, 7, true, true},
+		{"it ends and the next starts", 17, 8, true, true},
+		{"that one ends", 18, 9, true, false},
+		{"quiet", 18, 9, false, false},
+	}
+	for _, st := range steps {
+		worked, started := c.observe(st.pauses, st.cycles)
+		if worked != st.worked || started != st.started {
+			t.Fatalf("%s: worked %v started %v, want %v %v", st.name, worked, started, st.worked, st.started)
+		}
+	}
+}
+
+// TestSampleSeesCollection sees a collection in the window it ran in,
+// with its start.
+func TestSampleSeesCollection(t *testing.T) {
+	var s loadSampler
+	s.sample()
+	runtime.GC()
+	if w := s.sample(); !w.gc || !w.started {
+		t.Errorf("window with a collection: gc %v started %v, want both", w.gc, w.started)
 	}
 }
 
