@@ -336,7 +336,7 @@ func percentile(h *metrics.Float64Histogram, prev []uint64, q float64) time.Dura
 // runway, which the window's allocation rate predicts a window ahead.
 //
 // The trigger is learnt: a slot taken at 70 % while the pacer waits until
-// 87 % (the streams of 1,000 probes a second allocate slowly) ran two
+// 87 % (a probe reading 1,000 streams a second allocates slowly) ran two
 // slots for seconds before each cycle, and a second slot costs CPU
 // (Width). Each cycle seen starting sets the trigger to the share the heap
 // had reached just before, less triggerMargin, and never below 70 %.
