@@ -293,7 +293,7 @@ func (c *cycleWatch) observe(pauses, cycles uint64) (worked, started bool) {
 	worked = pauses != c.pauses || c.running
 	started = pauses > c.pauses+ends
 	c.pauses, c.running = pauses, pauses > 2*cycles
-	return worked || c.running, started
+	return worked, started
 }
 
 // histogramCount returns how many observations h holds.
