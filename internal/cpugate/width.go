@@ -33,17 +33,31 @@ type widthPolicy struct {
 	// holdAfterWiden is how many windows no slot is taken away after one
 	// was added: a load that needs the slot now and then keeps it.
 	holdAfterWiden int
+	// A slot beyond the process's CPUs adds no CPU: it only lets the
+	// operating system interleave a goroutine that holds its slot long
+	// (JavaScript computing) with the ones waiting, at the price of the
+	// threads' switches and the idle slot's searches — the same work took
+	// a quarter more CPU on two slots than on one on a single CPU. It is
+	// added on a long wait alone, and given up on trial once its hold is
+	// over; a long wait within trialWindows after the trial adds it back
+	// for twice the hold as last time (up to maxHoldShift doublings), and
+	// a trial that lasted resets the hold.
+	trialWindows int
+	maxHoldShift int
 }
 
 // defaultWidth is the runner's policy: 100 ms windows; a slot added when
 // the slots are 70 % busy two windows in a row or goroutines waited over
 // 4 ms in one, taken away after a second without a wait over 1 ms that
 // used under 80 % of one slot fewer on average, and not for 3 s after one
-// was added. Windows in which the collector ran are left out: it borrows
+// was added. The slot beyond the CPUs comes on a wait alone and goes on
+// trial after its hold; back within 2 s, it stays twice as long, up to
+// 3 s × 2⁴. Windows in which the collector ran are left out: it borrows
 // idle slots and stops goroutines, whatever the width.
 var defaultWidth = widthPolicy{
 	every: 100 * time.Millisecond, widenLatency: time.Millisecond, widenBusy: 0.7,
 	narrowBusy: 0.8, narrowAfter: 10, holdAfterWiden: 30,
+	trialWindows: 20, maxHoldShift: 4,
 }
 
 // window is what the policy saw of one window.
@@ -102,6 +116,10 @@ type widthState struct {
 	calm  int     // windows in a row without goroutines waiting
 	used  float64 // the cores used in those windows, summed
 	hold  int     // windows left before narrowing is allowed again
+	// trial counts the windows since the slot beyond the CPUs was given
+	// up on trial (0: no trial under way); shift is how many times its
+	// hold doubled.
+	trial, shift int
 	// The two windows before the latest: a window is judged once the one
 	// after it showed no collection (a cycle's CPU is counted at its end,
 	// so the window before may hold its start).
@@ -110,12 +128,17 @@ type widthState struct {
 
 // next takes the latest window and judges the one before it, and returns
 // the state with the width to run the next window at, between 1 and
-// widest. A slot is added on a signal that held two windows in a row, or
-// on a long wait in one; windows in which the collector ran are left out,
-// and so is the one after each, in which the goroutines that waited for
-// the cycle's mark catch up.
-func (p widthPolicy) next(s widthState, widest int, w window) widthState {
+// widest, on a process of cpus CPUs. A slot is added on a signal that held
+// two windows in a row, or on a long wait in one; windows in which the
+// collector ran are left out, and so is the one after each, in which the
+// goroutines that waited for the cycle's mark catch up.
+func (p widthPolicy) next(s widthState, widest, cpus int, w window) widthState {
 	s.hold = max(s.hold-1, 0)
+	if s.trial > 0 {
+		if s.trial++; s.trial > p.trialWindows {
+			s.trial, s.shift = 0, 0 // the trial lasted
+		}
+	}
 	cur, before := s.prev, s.prev2
 	s.prev2, s.prev = cur, w
 	if w.gc || cur.gc || before.gc {
@@ -124,20 +147,36 @@ func (p widthPolicy) next(s widthState, widest int, w window) widthState {
 	slots := float64(s.procs)
 	busy := func(x window) bool { return x.used > p.widenBusy*slots }
 	twice := func(f func(window) bool) bool { return f(before) && f(cur) }
+	waited := cur.lat99 > 4*p.widenLatency
 	switch {
-	case s.procs < widest && (cur.lat99 > 4*p.widenLatency || twice(busy)):
+	case s.procs < widest && s.procs >= cpus && waited:
+		return p.oversubscribe(s, w)
+	case s.procs < widest && s.procs < cpus && (waited || twice(busy)):
 		return widthState{procs: s.procs + 1, hold: p.holdAfterWiden, prev: w}
+	case s.procs > cpus && s.hold == 0 && !waited:
+		return widthState{procs: s.procs - 1, trial: 1, shift: s.shift, prev: w}
 	case s.procs > 1 && s.hold == 0 && cur.lat99 <= p.widenLatency:
 		s.calm, s.used = s.calm+1, s.used+cur.used
 		if s.calm < p.narrowAfter {
 			return s
 		}
 		if s.used/float64(s.calm) < p.narrowBusy*(slots-1) {
-			return widthState{procs: s.procs - 1, prev: w}
+			return widthState{procs: s.procs - 1, trial: s.trial, shift: s.shift, prev: w}
 		}
 	}
 	s.calm, s.used = 0, 0
 	return s
+}
+
+// oversubscribe adds the slot beyond the CPUs after a long wait: held for
+// holdAfterWiden windows, twice as long as last time when the wait came
+// back during a trial.
+func (p widthPolicy) oversubscribe(s widthState, w window) widthState {
+	shift := 0
+	if s.trial > 0 {
+		shift = min(s.shift+1, p.maxHoldShift)
+	}
+	return widthState{procs: s.procs + 1, hold: p.holdAfterWiden << shift, shift: shift, prev: w}
 }
 
 // Width adapts the process's GOMAXPROCS to its load, between 1 and the
@@ -151,6 +190,7 @@ func (p widthPolicy) next(s widthState, widest int, w window) widthState {
 // a second leaves few windows to judge the slots by, and costs CPU.
 type Width struct {
 	max    int
+	cpus   int // the CPUs the process may use: slots beyond them oversubscribe
 	policy widthPolicy
 	log    io.Writer
 	floor  *gcFloor
@@ -162,12 +202,12 @@ type Width struct {
 // widest, to the load; log, when not nil, gets one line per window (a
 // diagnostic). Stop ends it.
 func GovernWidth(log io.Writer) *Width {
-	return governWidth(defaultWidth, log)
+	return governWidth(defaultWidth, startProcs, log)
 }
 
-// governWidth is GovernWidth with a policy.
-func governWidth(p widthPolicy, log io.Writer) *Width {
-	w := &Width{max: runtime.GOMAXPROCS(0), policy: p, log: log, floor: newGCFloor(), stop: make(chan struct{}), done: make(chan struct{})}
+// governWidth is GovernWidth with a policy, on a process of cpus CPUs.
+func governWidth(p widthPolicy, cpus int, log io.Writer) *Width {
+	w := &Width{max: runtime.GOMAXPROCS(0), cpus: cpus, policy: p, log: log, floor: newGCFloor(), stop: make(chan struct{}), done: make(chan struct{})}
 	// The heap floor holds before the first iteration starts: the VUs'
 	// first iterations (a connection each, modules built on first use)
 	// come together, when a collection every few megabytes would take the
@@ -192,7 +232,9 @@ func (w *Width) Stop() {
 
 // run judges each window, from the first sample s took, and sets the
 // width: the policy's, and at least two slots while a collection is due
-// or running (collectorSlot).
+// or running (collectorSlot) on a process of two CPUs or more — on one,
+// the second slot would only double the cycle's CPU (its mark workers
+// taking turns on the one CPU) and leave the goroutines less of it.
 func (w *Width) run(s *loadSampler) {
 	defer close(w.done)
 	tick := time.NewTicker(w.policy.every)
@@ -208,11 +250,8 @@ func (w *Width) run(s *loadSampler) {
 		}
 		win := s.sample()
 		w.floor.follow(win.live)
-		next := w.policy.next(st, w.max, win)
-		want := next.procs
-		if slot.keep(win, w.policy.every) && w.max >= 2 {
-			want = max(want, 2)
-		}
+		next := w.policy.next(st, w.max, w.cpus, win)
+		want := w.withCollector(next.procs, slot.keep(win, w.policy.every))
 		if w.log != nil {
 			fmt.Fprintf(w.log, "%.3f width %d used %.3f lat99 %v gc %v heap %.2f trigger %.2f -> %d\n", float64(time.Now().UnixMilli())/1e3, procs, win.used, win.lat99, win.gc, runwayShare(win), slot.trigger(), want)
 		}
@@ -222,6 +261,16 @@ func (w *Width) run(s *loadSampler) {
 		}
 		st = next
 	}
+}
+
+// withCollector returns the width want, raised to two slots while the
+// collector's slot is on, where the process has two CPUs or more (and
+// may run two slots).
+func (w *Width) withCollector(want int, on bool) int {
+	if on && w.max >= 2 && w.cpus >= 2 {
+		return max(want, 2)
+	}
+	return want
 }
 
 // loadSampler reads the process's CPU time and the runtime's scheduling

@@ -61,9 +61,79 @@ func TestWidthPolicy(t *testing.T) {
 	}
 	s := widthState{procs: 3}
 	for i, st := range steps {
-		s = p.next(s, 3, window{used: st.used, lat99: st.lat, gc: st.gc})
+		s = p.next(s, 3, 3, window{used: st.used, lat99: st.lat, gc: st.gc})
 		if s.procs != st.procs {
 			t.Fatalf("window %d (%s): width %d, want %d", i, st.name, s.procs, st.procs)
+		}
+	}
+}
+
+// TestWidthBeyondCPUs walks the policy of a one-CPU process (two slots at
+// the widest): the slot beyond the CPU goes at the first window judged
+// without a long wait, busy windows do not bring it back (it adds no
+// CPU), a long wait does, held twice as long each time it came back
+// during the trial that followed its last hold, and for its base hold
+// again once a trial lasted.
+func TestWidthBeyondCPUs(t *testing.T) {
+	p := widthPolicy{widenLatency: time.Millisecond, widenBusy: 0.7, narrowBusy: 0.8, narrowAfter: 3,
+		holdAfterWiden: 2, trialWindows: 6, maxHoldShift: 2}
+	const us = time.Microsecond
+	light := window{used: 0.3, lat99: 50 * us}
+	busy := window{used: 0.95, lat99: 50 * us}
+	wait := window{used: 0.5, lat99: 5 * time.Millisecond}
+	steps := []struct {
+		name  string
+		w     window
+		procs int
+	}{
+		{"the first window judged: the slot beyond the CPU goes on trial", light, 1},
+		{"busy", busy, 1},
+		{"busy twice: no slot beyond the CPU for that", busy, 1},
+		{"a long wait during the trial", wait, 1},
+		{"the wait judged: the slot back, held for 2 × 2 windows", light, 2},
+		{"held", light, 2}, {"held", light, 2}, {"held", light, 2},
+		{"the hold is over: on trial again", light, 1},
+		{"a long wait during that trial", wait, 1},
+		{"the wait judged: back for 2 × 4 windows (two doublings at most)", light, 2},
+		{"held", light, 2}, {"held", light, 2}, {"held", light, 2}, {"held", light, 2},
+		{"held", light, 2}, {"held", light, 2}, {"held", light, 2},
+		{"on trial again", light, 1},
+		{"light", light, 1}, {"light", light, 1}, {"light", light, 1}, {"light", light, 1}, {"light", light, 1},
+		{"the trial lasted", light, 1},
+		{"a long wait after it", wait, 1},
+		{"the wait judged: back for the base hold of 2", light, 2},
+		{"held", light, 2},
+		{"on trial", light, 1},
+	}
+	s := widthState{procs: 2}
+	for i, st := range steps {
+		s = p.next(s, 2, 1, st.w)
+		if s.procs != st.procs {
+			t.Fatalf("window %d (%s): width %d, want %d", i, st.name, s.procs, st.procs)
+		}
+	}
+
+	// On two CPUs, busy windows add the second slot but not the third.
+	s = widthState{procs: 1}
+	for i, want := range []int{1, 1, 2, 2, 2} {
+		if s = p.next(s, 3, 2, window{used: 1.9, lat99: 50 * us}); s.procs != want {
+			t.Fatalf("two CPUs, busy window %d: width %d, want %d", i, s.procs, want)
+		}
+	}
+}
+
+// TestCollectorSlotNeedsTwoCPUs keeps the collector's second slot to
+// processes that have a second CPU for it.
+func TestCollectorSlotNeedsTwoCPUs(t *testing.T) {
+	for _, c := range []struct {
+		max, cpus, want int
+		on              bool
+	}{
+		{3, 2, 2, true}, {3, 2, 1, false}, {2, 1, 1, true}, {1, 1, 1, true},
+	} {
+		w := &Width{max: c.max, cpus: c.cpus}
+		if got := w.withCollector(1, c.on); got != c.want {
+			t.Errorf("widest %d on %d CPUs, slot on %v: width %d, want %d", c.max, c.cpus, c.on, got, c.want)
 		}
 	}
 }
@@ -104,7 +174,7 @@ func TestWidthFollowsLoad(t *testing.T) {
 	p.every, p.narrowAfter, p.holdAfterWiden = 5*time.Millisecond, 3, 3
 	runtime.GC() // a live heap to size the goal by
 	debug.SetGCPercent(100)
-	w := governWidth(p, nil)
+	w := governWidth(p, 3, nil)
 	if g := gogc(); g <= 100 {
 		t.Errorf("as the governor starts: GOGC %d, want the small heap's goal raised to the floor at once", g)
 	}
