@@ -10,7 +10,8 @@
 //
 // n+1 is the widest the process runs: Width narrows GOMAXPROCS while the
 // load leaves slots idle, which cost CPU, and widens it again as soon as
-// the slots are busy or goroutines wait.
+// the slots are busy or goroutines wait — the n+1st slot, which adds no
+// CPU, only when goroutines waited long, and on trial.
 package cpugate
 
 import (

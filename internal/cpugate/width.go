@@ -185,7 +185,8 @@ func (p widthPolicy) oversubscribe(s widthState, w window) widthState {
 // work for the idle slots, which at a thousand requests per second is
 // most of a runner's CPU. A slot is added when the slots are busy two
 // windows in a row or goroutines waited long in one, and taken away after
-// defaultWidth's second of light load. Meanwhile it keeps the collector's
+// defaultWidth's second of light load; a slot beyond the CPUs comes on a
+// long wait alone and goes on trial after its hold (widthPolicy). Meanwhile it keeps the collector's
 // goal at or above heapFloor (gcFloor): a small heap collected many times
 // a second leaves few windows to judge the slots by, and costs CPU.
 type Width struct {
