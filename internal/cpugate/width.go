@@ -38,10 +38,12 @@ type widthPolicy struct {
 	// (JavaScript computing) with the ones waiting, at the price of the
 	// threads' switches and the idle slot's searches — the same work took
 	// a quarter more CPU on two slots than on one on a single CPU. It is
-	// added on a long wait alone, and given up on trial once its hold is
-	// over; a long wait within trialWindows after the trial adds it back
-	// for twice the hold as last time (up to maxHoldShift doublings), and
-	// a trial that lasted resets the hold.
+	// added on long waits alone, two windows in a row (a goroutine holding
+	// its slot holds it window after window; a single one is the machine's
+	// hiccup, which no slot helps), and given up on trial once its hold is
+	// over; long waits within trialWindows after the trial add it back for
+	// twice the hold as last time (up to maxHoldShift doublings), and a
+	// trial that lasted resets the hold.
 	trialWindows int
 	maxHoldShift int
 }
@@ -50,9 +52,9 @@ type widthPolicy struct {
 // the slots are 70 % busy two windows in a row or goroutines waited over
 // 4 ms in one, taken away after a second without a wait over 1 ms that
 // used under 80 % of one slot fewer on average, and not for 3 s after one
-// was added. The slot beyond the CPUs comes on a wait alone and goes on
-// trial after its hold; back within 2 s, it stays twice as long, up to
-// 3 s × 2⁴. Windows in which the collector ran are left out: it borrows
+// was added. The slot beyond the CPUs comes on waits alone, two windows
+// in a row, and goes on trial after its hold; back within 2 s, it stays
+// twice as long, up to 3 s × 2⁴. Windows in which the collector ran are left out: it borrows
 // idle slots and stops goroutines, whatever the width.
 var defaultWidth = widthPolicy{
 	every: 100 * time.Millisecond, widenLatency: time.Millisecond, widenBusy: 0.7,
@@ -147,9 +149,10 @@ func (p widthPolicy) next(s widthState, widest, cpus int, w window) widthState {
 	slots := float64(s.procs)
 	busy := func(x window) bool { return x.used > p.widenBusy*slots }
 	twice := func(f func(window) bool) bool { return f(before) && f(cur) }
-	waited := cur.lat99 > 4*p.widenLatency
+	long := func(x window) bool { return x.lat99 > 4*p.widenLatency }
+	waited := long(cur)
 	switch {
-	case s.procs < widest && s.procs >= cpus && waited:
+	case s.procs < widest && s.procs >= cpus && twice(long):
 		return p.oversubscribe(s, w)
 	case s.procs < widest && s.procs < cpus && (waited || twice(busy)):
 		return widthState{procs: s.procs + 1, hold: p.holdAfterWiden, prev: w}
@@ -186,7 +189,7 @@ func (p widthPolicy) oversubscribe(s widthState, w window) widthState {
 // most of a runner's CPU. A slot is added when the slots are busy two
 // windows in a row or goroutines waited long in one, and taken away after
 // defaultWidth's second of light load; a slot beyond the CPUs comes on a
-// long wait alone and goes on trial after its hold (widthPolicy). Meanwhile it keeps the collector's
+// long waits alone and goes on trial after its hold (widthPolicy). Meanwhile it keeps the collector's
 // goal at or above heapFloor (gcFloor): a small heap collected many times
 // a second leaves few windows to judge the slots by, and costs CPU.
 type Width struct {

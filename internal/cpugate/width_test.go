@@ -71,12 +71,12 @@ func TestWidthPolicy(t *testing.T) {
 // TestWidthBeyondCPUs walks the policy of a one-CPU process (two slots at
 // the widest): the slot beyond the CPU goes at the first window judged
 // without a long wait, busy windows do not bring it back (it adds no
-// CPU), a long wait does, held twice as long each time it came back
-// during the trial that followed its last hold, and for its base hold
-// again once a trial lasted.
+// CPU), nor does one long wait; two in a row do, held twice as long each
+// time they came back during the trial that followed its last hold, and
+// for its base hold again once a trial lasted.
 func TestWidthBeyondCPUs(t *testing.T) {
 	p := widthPolicy{widenLatency: time.Millisecond, widenBusy: 0.7, narrowBusy: 0.8, narrowAfter: 3,
-		holdAfterWiden: 2, trialWindows: 6, maxHoldShift: 2}
+		holdAfterWiden: 2, trialWindows: 8, maxHoldShift: 2}
 	const us = time.Microsecond
 	light := window{used: 0.3, lat99: 50 * us}
 	busy := window{used: 0.95, lat99: 50 * us}
@@ -90,18 +90,24 @@ func TestWidthBeyondCPUs(t *testing.T) {
 		{"busy", busy, 1},
 		{"busy twice: no slot beyond the CPU for that", busy, 1},
 		{"a long wait during the trial", wait, 1},
-		{"the wait judged: the slot back, held for 2 × 2 windows", light, 2},
+		{"one long wait judged: nothing", light, 1},
+		{"a long wait", wait, 1},
+		{"and another", wait, 1},
+		{"two in a row judged: the slot back, held for 2 × 2 windows", light, 2},
 		{"held", light, 2}, {"held", light, 2}, {"held", light, 2},
 		{"the hold is over: on trial again", light, 1},
 		{"a long wait during that trial", wait, 1},
-		{"the wait judged: back for 2 × 4 windows (two doublings at most)", light, 2},
+		{"and another", wait, 1},
+		{"judged: back for 2 × 4 windows (two doublings at most)", light, 2},
 		{"held", light, 2}, {"held", light, 2}, {"held", light, 2}, {"held", light, 2},
 		{"held", light, 2}, {"held", light, 2}, {"held", light, 2},
 		{"on trial again", light, 1},
-		{"light", light, 1}, {"light", light, 1}, {"light", light, 1}, {"light", light, 1}, {"light", light, 1},
+		{"light", light, 1}, {"light", light, 1}, {"light", light, 1}, {"light", light, 1},
+		{"light", light, 1}, {"light", light, 1}, {"light", light, 1},
 		{"the trial lasted", light, 1},
 		{"a long wait after it", wait, 1},
-		{"the wait judged: back for the base hold of 2", light, 2},
+		{"and another", wait, 1},
+		{"judged: back for the base hold of 2", light, 2},
 		{"held", light, 2},
 		{"on trial", light, 1},
 	}
