@@ -54,8 +54,9 @@ type widthPolicy struct {
 // used under 80 % of one slot fewer on average, and not for 3 s after one
 // was added. The slot beyond the CPUs comes on waits alone, two windows
 // in a row, and goes on trial after its hold; back within 2 s, it stays
-// twice as long, up to 3 s × 2⁴. Windows in which the collector ran are left out: it borrows
-// idle slots and stops goroutines, whatever the width.
+// twice as long, up to 3 s × 2⁴. Windows in which the collector ran are
+// left out: it borrows idle slots and stops goroutines, whatever the
+// width.
 var defaultWidth = widthPolicy{
 	every: 100 * time.Millisecond, widenLatency: time.Millisecond, widenBusy: 0.7,
 	narrowBusy: 0.8, narrowAfter: 10, holdAfterWiden: 30,
@@ -131,9 +132,10 @@ type widthState struct {
 // next takes the latest window and judges the one before it, and returns
 // the state with the width to run the next window at, between 1 and
 // widest, on a process of cpus CPUs. A slot is added on a signal that held
-// two windows in a row, or on a long wait in one; windows in which the
-// collector ran are left out, and so is the one after each, in which the
-// goroutines that waited for the cycle's mark catch up.
+// two windows in a row, or on a long wait in one (the slot beyond the
+// CPUs on long waits in two); windows in which the collector ran are left
+// out, and so is the one after each, in which the goroutines that waited
+// for the cycle's mark catch up.
 func (p widthPolicy) next(s widthState, widest, cpus int, w window) widthState {
 	s.hold = max(s.hold-1, 0)
 	if s.trial > 0 {
@@ -171,8 +173,8 @@ func (p widthPolicy) next(s widthState, widest, cpus int, w window) widthState {
 	return s
 }
 
-// oversubscribe adds the slot beyond the CPUs after a long wait: held for
-// holdAfterWiden windows, twice as long as last time when the wait came
+// oversubscribe adds the slot beyond the CPUs after long waits: held for
+// holdAfterWiden windows, twice as long as last time when the waits came
 // back during a trial.
 func (p widthPolicy) oversubscribe(s widthState, w window) widthState {
 	shift := 0
@@ -188,10 +190,11 @@ func (p widthPolicy) oversubscribe(s widthState, w window) widthState {
 // work for the idle slots, which at a thousand requests per second is
 // most of a runner's CPU. A slot is added when the slots are busy two
 // windows in a row or goroutines waited long in one, and taken away after
-// defaultWidth's second of light load; a slot beyond the CPUs comes on a
-// long waits alone and goes on trial after its hold (widthPolicy). Meanwhile it keeps the collector's
-// goal at or above heapFloor (gcFloor): a small heap collected many times
-// a second leaves few windows to judge the slots by, and costs CPU.
+// defaultWidth's second of light load; a slot beyond the CPUs comes on
+// long waits alone and goes on trial after its hold (widthPolicy).
+// Meanwhile it keeps the collector's goal at or above heapFloor (gcFloor):
+// a small heap collected many times a second leaves few windows to judge
+// the slots by, and costs CPU.
 type Width struct {
 	max    int
 	cpus   int // the CPUs the process may use: slots beyond them oversubscribe
