@@ -31,22 +31,29 @@ var errInit = errors.New("not available in the init context: call it inside an e
 // check evaluates each named condition against val, pushes one `checks`
 // sample per name and returns true only if all passed. A condition that
 // throws records a failure and the exception propagates.
-func (c *core) check(val sobek.Value, conds *sobek.Object, extra ...sobek.Value) (bool, error) {
+// It is a native function, not a reflected one: scripts call it once or
+// more per iteration, and a reflected call allocates its arguments.
+func (c *core) check(call sobek.FunctionCall) sobek.Value {
+	rt := c.vu.Runtime()
 	if c.vu.InInit() {
-		return false, errInit
+		panic(rt.NewGoError(errInit))
 	}
-	rt, st := c.vu.Runtime(), c.vu.State()
-	tags := modules.MergeTags(rt, st.Tags, extra)
+	val, arg := call.Argument(0), call.Argument(1)
+	if sobek.IsUndefined(arg) || sobek.IsNull(arg) {
+		return rt.ToValue(true) // no condition: nothing failed
+	}
+	conds, st := arg.ToObject(rt), c.vu.State()
+	tags := modules.MergeTags(rt, st.Tags, call.Arguments[min(2, len(call.Arguments)):])
 	all := true
 	for _, name := range conds.Keys() {
 		pass, err := evalCondition(conds.Get(name), val)
 		c.record(st, tags, name, pass)
 		if err != nil {
-			return false, err
+			panic(err)
 		}
 		all = all && pass
 	}
-	return all, nil
+	return rt.ToValue(all)
 }
 
 func evalCondition(cond, val sobek.Value) (bool, error) {

@@ -44,8 +44,14 @@ func constructor(vu modules.VU, typ metrics.MetricType) func(sobek.ConstructorCa
 		}
 		obj := call.This
 		_ = obj.Set("name", name)
-		_ = obj.Set("add", func(value sobek.Value, tags ...sobek.Value) (bool, error) {
-			return add(vu, m, value, tags)
+		// A native function, not a reflected one: add runs once or more
+		// per iteration, and reflection's call costs allocations each time.
+		_ = obj.Set("add", func(call sobek.FunctionCall) sobek.Value {
+			ok, err := add(vu, m, call.Argument(0), call.Arguments[min(1, len(call.Arguments)):])
+			if err != nil {
+				panic(rt.NewGoError(err))
+			}
+			return rt.ToValue(ok)
 		})
 		return nil
 	}
