@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/usefullatency/usefullatency/internal/httpsafe"
@@ -146,7 +147,7 @@ func (r *Request) Validate() error {
 	if r.Method != "" && !validToken(r.Method) {
 		add("method %q is not an HTTP token", r.Method)
 	}
-	if u, err := url.Parse(r.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !absoluteHTTPURL(r.URL) {
 		add("url %q is not an absolute http(s) URL", redact.URL(r.URL))
 	}
 	if _, err := ParseDialect(string(r.Dialect)); err != nil {
@@ -170,6 +171,26 @@ func (r *Request) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// lastAbsoluteURL is the last URL absoluteHTTPURL accepted. A script
+// requests one endpoint over and over, and each request is validated when
+// it is built and again when it is sent: the URL is parsed once, not twice
+// per request.
+var lastAbsoluteURL atomic.Pointer[string]
+
+// absoluteHTTPURL reports whether s parses as an absolute http or https
+// URL with a host.
+func absoluteHTTPURL(s string) bool {
+	if last := lastAbsoluteURL.Load(); last != nil && *last == s {
+		return true
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	lastAbsoluteURL.Store(&s)
+	return true
 }
 
 // redirectPolicy returns the policy of the request's redirects.

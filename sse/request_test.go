@@ -27,6 +27,17 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestValidateURLAfterAnother checks that the URL remembered from the last
+// request decides nothing about another one.
+func TestValidateURLAfterAnother(t *testing.T) {
+	for _, u := range []string{"http://a.test/x", "http://a.test/x", "ftp://a.test/x", "/x", "http://a.test/x", "https://", "https://b.test"} {
+		bad := u == "ftp://a.test/x" || u == "/x" || u == "https://"
+		if err := (&Request{URL: u}).Validate(); (err != nil) != bad {
+			t.Errorf("%q: error %v, want one: %v", u, err, bad)
+		}
+	}
+}
+
 // TestDefaults checks the documented zero values.
 func TestDefaults(t *testing.T) {
 	r := (&Request{}).withDefaults()

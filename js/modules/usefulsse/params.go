@@ -36,7 +36,7 @@ type spec struct {
 func buildRequest(rt *sobek.Runtime, method, url string, body, params sobek.Value, run invoker) (*spec, error) {
 	s := &spec{req: &sse.Request{Method: method, URL: url, Header: http.Header{}}}
 	var err error
-	if s.req.Body, err = requestBody(body, s.req.Header); err != nil {
+	if s.req.Body, err = requestBody(rt, body, s.req.Header); err != nil {
 		return nil, err
 	}
 	s.tags = map[string]string{"name": redact.URL(url), "method": method}
@@ -160,9 +160,15 @@ func redirectCount(v sobek.Value) (int, error) {
 
 // requestBody encodes a string, an ArrayBuffer (or typed array) or an
 // object (as JSON, with Content-Type application/json unless set).
-func requestBody(body sobek.Value, h http.Header) ([]byte, error) {
+func requestBody(rt *sobek.Runtime, body sobek.Value, h http.Header) ([]byte, error) {
 	if body == nil || sobek.IsUndefined(body) || sobek.IsNull(body) {
 		return nil, nil
+	}
+	if t := body.ExportType(); t == typeMap || t == typeSlice {
+		if data, ok := appendJSON(nil, rt, body, 0); ok {
+			h.Set("Content-Type", "application/json")
+			return data, nil
+		}
 	}
 	switch b := body.Export().(type) {
 	case string:
