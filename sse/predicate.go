@@ -69,6 +69,28 @@ func (p *fieldsPredicate) Eval(c *PredicateContext) (bool, error) {
 	return true, nil
 }
 
+// stateOnly reports whether p's verdict depends on the merged state alone:
+// fields, equals, and any or all of those.
+func stateOnly(p Predicate) bool {
+	var ps []Predicate
+	switch q := p.(type) {
+	case *fieldsPredicate, *equalsPredicate:
+		return true
+	case *anyPredicate:
+		ps = q.ps
+	case *allPredicate:
+		ps = q.ps
+	default:
+		return false
+	}
+	for _, q := range ps {
+		if !stateOnly(q) {
+			return false
+		}
+	}
+	return true
+}
+
 // equalsPredicate holds when the state value at path equals want.
 type equalsPredicate struct {
 	path []string

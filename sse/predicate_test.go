@@ -174,6 +174,69 @@ func TestDefaultUseful(t *testing.T) {
 	}
 }
 
+// TestStatePredicatesSkipStatelessEvents checks that predicates on the
+// state alone are evaluated on the first event and then only on events
+// that merged state, and others on every event: a state changed behind the
+// predicates' back (never so in a stream) is seen at the next state event.
+func TestStatePredicatesSkipStatelessEvents(t *testing.T) {
+	calls := 0
+	counting := FuncPredicate(func(*PredicateContext) (bool, error) { calls++; return false, nil })
+	req := &Request{
+		Dialect: DialectBusiness,
+		Marks: map[string]Predicate{
+			"approved": mustPredicate(t, `{"all":[{"field":"decision","equals":"approve"},{"fields":["reason"]}]}`),
+			"counted":  counting,
+		},
+	}
+	var tl timeline
+	s := newStream(req, &tl, func() time.Duration { return 0 }, true)
+	event := func(at time.Duration, state map[string]any) {
+		t.Helper()
+		ev := &s.ev
+		ev.reset()
+		ev.Kind, ev.At, ev.State, ev.Text = Text, at, state, "x"
+		if state != nil {
+			ev.Kind = State
+		}
+		if err := s.handle(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	event(1, nil)
+	event(2, map[string]any{"decision": "approve"})
+	s.content.state["reason"] = "policy" // not merged from an event
+	s.content.state["next_step"] = "ship"
+	event(3, nil)
+	if s.preds.reached[0].ok || tl.useful.ok {
+		t.Fatalf("state predicates evaluated on a stateless event: approved %v, useful %v", s.preds.reached[0], tl.useful)
+	}
+	event(4, map[string]any{"other": 1})
+	if !s.preds.reached[0].ok || s.preds.reached[0].at != 4 || !tl.useful.ok || tl.useful.at != 4 {
+		t.Errorf("approved %+v, useful %+v: want both at the state event 4", s.preds.reached[0], tl.useful)
+	}
+	if calls != 4 {
+		t.Errorf("the function mark was evaluated %d times, want once per event (4)", calls)
+	}
+}
+
+func TestStateOnly(t *testing.T) {
+	for spec, want := range map[string]bool{
+		`{"fields":["a"]}`:         true,
+		`{"field":"a","equals":1}`: true,
+		`{"any":[{"fields":["a"]},{"all":[{"fields":["b"]}]}]}`: true,
+		`{"any":[{"fields":["a"]},{"text":"x"}]}`:               false,
+		`{"jsonFields":["a"]}`:                                  false,
+		`{"event":"done"}`:                                      false,
+	} {
+		if got := stateOnly(mustPredicate(t, spec)); got != want {
+			t.Errorf("%s: %v, want %v", spec, got, want)
+		}
+	}
+	if stateOnly(FuncPredicate(nil)) || stateOnly(nil) || stateOnly(DefaultUseful(DialectOpenAI)) {
+		t.Error("functions, nil and first text depend on more than the state")
+	}
+}
+
 // pacedReader returns one piece per Read, sleeping before each, so that
 // events get distinct arrival times.
 type pacedReader struct {

@@ -1,9 +1,6 @@
 package sse
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
 // predicates evaluates a request's useful predicate and marks after each
 // event, until each first holds.
@@ -19,12 +16,20 @@ type predicates struct {
 	matchers   map[*textPredicate]*textMatcher
 	ctx        PredicateContext
 	cls        *Classifier
+
+	// A predicate on the merged state alone (stateOnly) cannot change its
+	// verdict on an event that merged no state, once it was evaluated: most
+	// events of a stream carry text only.
+	usefulState bool    // the useful predicate given is one
+	usefulIn    Dialect // the dialect the useful predicate was last evaluated in ("": never)
+	marksState  []bool  // which marks are
+	marksTried  bool    // the marks were evaluated once
 }
 
 // newPredicates binds the request's predicates; a JSON tracker is created
 // when any of them uses jsonFields, text matchers when any uses text.
 func newPredicates(req *Request, cls *Classifier) *predicates {
-	p := &predicates{useful: req.Useful, cls: cls, names: req.markNames()}
+	p := &predicates{useful: req.Useful, cls: cls, names: req.markNames(), usefulState: stateOnly(req.Useful)}
 	paths := map[string]bool{}
 	texts := false
 	if p.useful != nil {
@@ -33,6 +38,7 @@ func newPredicates(req *Request, cls *Classifier) *predicates {
 	}
 	for _, n := range p.names {
 		p.marks = append(p.marks, req.Marks[n])
+		p.marksState = append(p.marksState, stateOnly(req.Marks[n]))
 		p.labels = append(p.labels, "marks."+n)
 		jsonPaths(req.Marks[n], paths)
 		texts = texts || hasText(req.Marks[n])
@@ -64,33 +70,40 @@ func (p *predicates) eval(ev *Event, s *stream) error {
 		State: s.content.state, Text: s.content.text.String(), Event: ev,
 		ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok, matchers: p.matchers,
 	}
-	if err := p.evalUseful(ev.At, s.tl); err != nil {
+	if err := p.evalUseful(ev, s.tl); err != nil {
 		return err
 	}
-	return p.evalMarks(ev.At)
+	return p.evalMarks(ev)
 }
 
 // evalUseful evaluates the useful predicate.
-func (p *predicates) evalUseful(at time.Duration, tl *timeline) error {
+func (p *predicates) evalUseful(ev *Event, tl *timeline) error {
 	if p.usefulDone {
 		return nil
 	}
-	pred := p.useful
+	pred, onState, d := p.useful, p.usefulState, p.cls.Dialect()
 	if pred == nil {
-		pred = DefaultUseful(p.cls.Dialect())
+		pred = DefaultUseful(d)
+		onState = pred == businessUseful
 	}
+	if onState && ev.State == nil && p.usefulIn == d {
+		return nil
+	}
+	p.usefulIn = d
 	ok, err := evalNamed("useful", pred, &p.ctx)
 	if ok {
 		p.usefulDone = true
-		tl.useful.set(at)
+		tl.useful.set(ev.At)
 	}
 	return err
 }
 
 // evalMarks evaluates the marks not reached yet.
-func (p *predicates) evalMarks(at time.Duration) error {
+func (p *predicates) evalMarks(ev *Event) error {
+	tried := p.marksTried
+	p.marksTried = true
 	for i, m := range p.marks {
-		if p.reached[i].ok {
+		if p.reached[i].ok || (tried && p.marksState[i] && ev.State == nil) {
 			continue
 		}
 		ok, err := evalNamed(p.labels[i], m, &p.ctx)
@@ -98,7 +111,7 @@ func (p *predicates) evalMarks(at time.Duration) error {
 			return err
 		}
 		if ok {
-			p.reached[i].set(at)
+			p.reached[i].set(ev.At)
 			p.left--
 		}
 	}
