@@ -15,6 +15,7 @@ type predicates struct {
 	json       *JSONTracker
 	matchers   map[*textPredicate]*textMatcher
 	ctx        PredicateContext
+	ctxSeq     int // the event ctx was built for (Event.Seq; 0: none)
 	cls        *Classifier
 
 	// A predicate on the merged state alone (stateOnly) cannot change its
@@ -66,18 +67,28 @@ func (p *predicates) eval(ev *Event, s *stream) error {
 	if p.usefulDone && p.left == 0 {
 		return nil
 	}
-	p.ctx = PredicateContext{
-		State: s.content.state, Text: s.content.text.String(), Event: ev,
-		ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok, matchers: p.matchers,
-	}
-	if err := p.evalUseful(ev, s.tl); err != nil {
+	if err := p.evalUseful(ev, s); err != nil {
 		return err
 	}
-	return p.evalMarks(ev)
+	return p.evalMarks(ev, s)
+}
+
+// context returns what the predicates see after ev, built for the first
+// predicate evaluated after it: events that change no predicate's verdict
+// build none.
+func (p *predicates) context(ev *Event, s *stream) *PredicateContext {
+	if p.ctxSeq != ev.Seq {
+		p.ctxSeq = ev.Seq
+		p.ctx = PredicateContext{
+			State: s.content.state, Text: s.content.text.String(), Event: ev,
+			ElapsedMS: ms(ev.At), JSON: p.json, FirstText: s.tl.firstText.ok, matchers: p.matchers,
+		}
+	}
+	return &p.ctx
 }
 
 // evalUseful evaluates the useful predicate.
-func (p *predicates) evalUseful(ev *Event, tl *timeline) error {
+func (p *predicates) evalUseful(ev *Event, s *stream) error {
 	if p.usefulDone {
 		return nil
 	}
@@ -90,23 +101,23 @@ func (p *predicates) evalUseful(ev *Event, tl *timeline) error {
 		return nil
 	}
 	p.usefulIn = d
-	ok, err := evalNamed("useful", pred, &p.ctx)
+	ok, err := evalNamed("useful", pred, p.context(ev, s))
 	if ok {
 		p.usefulDone = true
-		tl.useful.set(ev.At)
+		s.tl.useful.set(ev.At)
 	}
 	return err
 }
 
 // evalMarks evaluates the marks not reached yet.
-func (p *predicates) evalMarks(ev *Event) error {
+func (p *predicates) evalMarks(ev *Event, s *stream) error {
 	tried := p.marksTried
 	p.marksTried = true
 	for i, m := range p.marks {
 		if p.reached[i].ok || (tried && p.marksState[i] && ev.State == nil) {
 			continue
 		}
-		ok, err := evalNamed(p.labels[i], m, &p.ctx)
+		ok, err := evalNamed(p.labels[i], m, p.context(ev, s))
 		if err != nil {
 			return err
 		}
