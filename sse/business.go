@@ -29,7 +29,7 @@ func classifyBusiness(ev *Event) {
 				ev.Text += s
 			}
 		case "business_state":
-			if m, ok := decodeMap(v); ok && len(m) > 0 {
+			if m, ok := ev.decodeState(v); ok && len(m) > 0 {
 				ev.State = m
 			}
 		case "error":

@@ -1,6 +1,7 @@
 package sse
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -232,5 +233,44 @@ func TestBusinessUsage(t *testing.T) {
 	}
 	if res.Timings.Complete == nil {
 		t.Fatal("the done event completes the stream")
+	}
+}
+
+// TestStateDeltaMaps checks the state deltas of a business stream: merged
+// the same whether the events' maps are reused (no callback sees them) or
+// not, an invalid event's partial delta left out of the next one, and each
+// delta an OnEvent callback was given intact after later events were read.
+func TestStateDeltaMaps(t *testing.T) {
+	body := `data: {"business_state": {"status": "thinking", "n": 1}}
+
+data: {"delta": "Sure", "business_state": {"decision": "refund", "refund": {"amount": 4}}}
+
+data: {"delta": " thing", "business_state": {"n": 2, "refund": {"currency": "EUR"}, "bad": tru}}
+
+data: {"business_state": {"reason": "policy", "status": null}}
+
+data: {"done": true}
+
+`
+	// The third event is invalid JSON: nothing of it is merged, though
+	// part of its state was decoded before the error.
+	want := `{"decision":"refund","n":1,"reason":"policy","refund":{"amount":4},"status":null}`
+	plain := readStream(strings.NewReader(body), &Request{Dialect: DialectBusiness})
+	var deltas []map[string]any
+	called := readStream(strings.NewReader(body), &Request{Dialect: DialectBusiness, OnEvent: func(ev *Event) error {
+		if ev.State != nil {
+			deltas = append(deltas, ev.State)
+		}
+		return nil
+	}})
+	for name, res := range map[string]*Result{"reused": plain, "with a callback": called} {
+		got, _ := json.Marshal(res.State)
+		if res.Failed() || string(got) != want {
+			t.Errorf("%s: state %s (%s), want %s", name, got, res.Error, want)
+		}
+	}
+	got, _ := json.Marshal(deltas)
+	if wantDeltas := `[{"n":1,"status":"thinking"},{"decision":"refund","refund":{"amount":4}},{"reason":"policy","status":null}]`; string(got) != wantDeltas {
+		t.Errorf("deltas the callback kept: %s, want %s", got, wantDeltas)
 	}
 }

@@ -47,12 +47,34 @@ type Event struct {
 
 	usage    Usage // usage fields this event reported, see usageSet
 	usageSet uint8 // usageInput | usageOutput | usageReasoning
+
+	// reuseState says no callback sees the event: its State is only read
+	// while the event is handled, and the next event may decode its state
+	// delta into the same map, stateBuf.
+	reuseState bool
+	stateBuf   map[string]any
 }
 
-// reset clears the event for reuse, keeping the Tools backing array.
+// reset clears the event for reuse, keeping the Tools backing array and
+// the state map to reuse.
 func (e *Event) reset() {
-	tools := e.Tools[:0]
-	*e = Event{Tools: tools}
+	tools, reuse, buf := e.Tools[:0], e.reuseState, e.stateBuf
+	*e = Event{Tools: tools, reuseState: reuse, stateBuf: buf}
+}
+
+// decodeState decodes the raw JSON object v as the event's state delta:
+// into the map the event reuses when no callback sees it, else into a new
+// one.
+func (e *Event) decodeState(v string) (map[string]any, bool) {
+	if !e.reuseState {
+		return decodeMap(v)
+	}
+	if e.stateBuf == nil {
+		e.stateBuf = map[string]any{}
+	} else {
+		clear(e.stateBuf)
+	}
+	return decodeMapInto(e.stateBuf, v)
 }
 
 // ElapsedMS returns At in milliseconds.

@@ -255,12 +255,18 @@ func decodeAny(v string) (any, bool) {
 }
 
 // decodeMap decodes the raw JSON object v.
-func decodeMap(v string) (map[string]any, bool) {
+func decodeMap(v string) (map[string]any, bool) { return decodeMapInto(nil, v) }
+
+// decodeMapInto decodes the raw JSON object v into m (a new map when nil)
+// and returns m.
+func decodeMapInto(m map[string]any, v string) (map[string]any, bool) {
 	it, ok := parseObject(v)
 	if !ok {
 		return nil, false
 	}
-	m := make(map[string]any)
+	if m == nil {
+		m = make(map[string]any)
+	}
 	for k, raw, ok := it.next(); ok; k, raw, ok = it.next() {
 		m[jsonKey(k)], _ = decodeAny(raw)
 	}

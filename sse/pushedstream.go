@@ -26,6 +26,10 @@ type pushedStream struct {
 	done    bool  // a terminal event ended the stream: what follows is drained
 	drained int64
 	drain   *time.Timer // ends a drain that takes too long
+
+	// data is where the parser starts collecting an event's data: most
+	// events fit, and the stream then grows no buffer of its own.
+	data [256]byte
 }
 
 // pushable reports whether the reactor may push resp's body to the
@@ -49,6 +53,7 @@ func (x *exchange) push(resp *http.Response) reactor.Sink {
 	x.stream.bySegment = x.bySegment()
 	p := &pushedStream{x: x}
 	p.events = eventParser{s: x.stream, max: x.req.MaxEventSize}
+	p.events.data = p.data[:0]
 	p.idle = x.startIdleWatch()
 	return p
 }

@@ -65,6 +65,7 @@ func newStream(req *Request, tl *timeline, clock func() time.Duration, stamped b
 		s.queueField = nil
 	}
 	s.preds = newPredicates(req, s.cls)
+	s.ev.reuseState = !req.runsCallbacks()
 	return s
 }
 
