@@ -73,16 +73,17 @@ type Client struct {
 	// transports are asked in turn which carries a request: the reactor
 	// first when there is one, net/http last (it carries every request).
 	transports []streamTransport
-	userAgent  string
+	userAgent  []string // the User-Agent header's value, shared by the requests
 }
 
 // NewClient returns a client configured by opts.
 func NewClient(opts ClientOptions) *Client {
 	sockstamp.KeepOn() // the first stream's first bytes are stamped too
-	c := &Client{userAgent: opts.UserAgent}
-	if c.userAgent == "" && !opts.NoUserAgent {
-		c.userAgent = "usefullatency"
+	ua := opts.UserAgent
+	if ua == "" && !opts.NoUserAgent {
+		ua = "usefullatency"
 	}
+	c := &Client{userAgent: []string{ua}}
 	rt := opts.Transport
 	if rt == nil {
 		c.transport = newTransport(opts)

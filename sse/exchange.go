@@ -161,8 +161,8 @@ func (x *exchange) newHTTPRequest() (*http.Request, error) {
 		hreq.Host = host // net/http sends r.Host, not Header["Host"]
 		hreq.Header.Del("Host")
 	}
-	setDefault(hreq.Header, "Accept", "text/event-stream")
-	setDefault(hreq.Header, "Accept-Encoding", "gzip, deflate")
+	setDefault(hreq.Header, "Accept", acceptEventStream)
+	setDefault(hreq.Header, "Accept-Encoding", acceptEncodings)
 	setDefault(hreq.Header, "User-Agent", x.client.userAgent)
 	setBasicAuth(hreq)
 	x.reqBytes += requestSize(hreq, len(x.req.Body))
@@ -184,10 +184,19 @@ func setBasicAuth(hreq *http.Request) {
 	hreq.SetBasicAuth(u.Username(), pass)
 }
 
-// setDefault sets a header unless it is present.
-func setDefault(h http.Header, k, v string) {
-	if _, ok := h[http.CanonicalHeaderKey(k)]; !ok {
-		h.Set(k, v)
+// The values of the default request headers, shared by every request
+// that takes them: neither net/http nor the reactor modifies a header's
+// values in place (they set, add or delete), and a redirect clones them.
+var (
+	acceptEventStream = []string{"text/event-stream"}
+	acceptEncodings   = []string{"gzip, deflate"}
+)
+
+// setDefault sets the header k, in canonical form, to v unless it is
+// present.
+func setDefault(h http.Header, k string, v []string) {
+	if _, ok := h[k]; !ok {
+		h[k] = v
 	}
 }
 
