@@ -107,13 +107,7 @@ func (v *resultView) value(k string) (x any, isObject, ok bool) {
 	case "good":
 		return boolOrNull(v.good), false, true
 	case "timings":
-		tm := r.Timings
-		return map[string]any{
-			"schedule_lag": msValue(tm.ScheduleLag), "connecting": msValue(tm.Connecting),
-			"tls_handshaking": msValue(tm.TLSHandshaking), "queue": msValue(tm.Queue), "headers": msValue(tm.Headers),
-			"first_event": msValue(tm.FirstEvent), "first_text": msValue(tm.FirstText), "useful": msValue(tm.Useful),
-			"complete": msValue(tm.Complete), "max_gap": msValue(tm.MaxGap),
-		}, true, true
+		return v.rt.NewDynamicObject(&timingsView{rt: v.rt, t: &r.Timings}), true, true
 	case "marks":
 		marks := make(map[string]any, len(r.Marks))
 		for k, m := range r.Marks {
@@ -150,3 +144,74 @@ func msValue(v *float64) any {
 	}
 	return *v
 }
+
+// timingKeys are the properties of a result's timings, in the order
+// Object.keys and JSON.stringify list them.
+var timingKeys = []string{"schedule_lag", "connecting", "tls_handshaking", "queue", "headers",
+	"first_event", "first_text", "useful", "complete", "max_gap"}
+
+// timingsView is the JavaScript view of a result's timings: float
+// milliseconds, null when never reached. A script reads one or two of the
+// ten, once per iteration: each is converted when read.
+type timingsView struct {
+	overlay
+	rt *sobek.Runtime
+	t  *sse.Timings
+}
+
+var _ sobek.DynamicObject = (*timingsView)(nil)
+
+// Get implements sobek.DynamicObject.
+func (v *timingsView) Get(k string) sobek.Value {
+	if o, ok := v.get(k); ok {
+		return o
+	}
+	ms, ok := v.field(k)
+	switch {
+	case !ok:
+		return nil
+	case ms == nil:
+		return sobek.Null()
+	}
+	return v.rt.ToValue(*ms)
+}
+
+// field returns the timing called k; ok is false for other names.
+func (v *timingsView) field(k string) (ms *float64, ok bool) {
+	t := v.t
+	switch k {
+	case "schedule_lag":
+		return t.ScheduleLag, true
+	case "connecting":
+		return t.Connecting, true
+	case "tls_handshaking":
+		return t.TLSHandshaking, true
+	case "queue":
+		return t.Queue, true
+	case "headers":
+		return t.Headers, true
+	case "first_event":
+		return t.FirstEvent, true
+	case "first_text":
+		return t.FirstText, true
+	case "useful":
+		return t.Useful, true
+	case "complete":
+		return t.Complete, true
+	case "max_gap":
+		return t.MaxGap, true
+	}
+	return nil, false
+}
+
+// Has implements sobek.DynamicObject.
+func (v *timingsView) Has(k string) bool {
+	if o, ok := v.get(k); ok {
+		return o != nil
+	}
+	_, ok := v.field(k)
+	return ok
+}
+
+// Keys implements sobek.DynamicObject.
+func (v *timingsView) Keys() []string { return v.keys(timingKeys, v.Has) }

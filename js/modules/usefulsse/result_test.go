@@ -65,6 +65,14 @@ export default function () {
   eq(json.timings.first_text, -1, 'JSON of a kept object');
   eq(json.good, null, 'JSON null');
   eq(json.extra, 1, 'JSON of a set property');
+  eq(Object.keys(res.timings).join(), 'schedule_lag,connecting,tls_handshaking,queue,headers,first_event,' +
+    'first_text,useful,complete,max_gap', 'timings keys');
+  eq(json.timings.queue, null, 'JSON of a moment never reached');
+  eq(typeof json.timings.complete, 'number', 'JSON of a timing');
+  eq('first_event' in res.timings && !('nope' in res.timings), true, 'in');
+  delete res.timings.max_gap;
+  eq(Object.keys(res.timings).includes('max_gap') || res.timings.max_gap !== undefined, false, 'a deleted timing');
+  eq({ ...res.timings }.headers, res.timings.headers, 'spread');
 
   eq(usefulsse.request('POST', url, '{}').status, 200, 'request');
   eq(usefulsse.get(url).status, 200, 'get without params');
