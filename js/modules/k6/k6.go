@@ -26,6 +26,8 @@ func (c *core) Exports() modules.Exports {
 	return modules.Exports{Default: named, Named: named}
 }
 
+var errNoConditions = errors.New("check() needs an object of conditions as its second argument")
+
 var errInit = errors.New("not available in the init context: call it inside an exported function")
 
 // check evaluates each named condition against val, pushes one `checks`
@@ -39,10 +41,10 @@ func (c *core) check(call sobek.FunctionCall) sobek.Value {
 		panic(rt.NewGoError(errInit))
 	}
 	val, arg := call.Argument(0), call.Argument(1)
-	if sobek.IsUndefined(arg) || sobek.IsNull(arg) {
-		return rt.ToValue(true) // no condition: nothing failed
+	if sobek.IsUndefined(arg) {
+		panic(rt.NewGoError(errNoConditions))
 	}
-	conds, st := arg.ToObject(rt), c.vu.State()
+	conds, st := arg.ToObject(rt), c.vu.State() // null throws a TypeError, as in k6
 	tags := modules.MergeTags(rt, st.Tags, call.Arguments[min(2, len(call.Arguments)):])
 	all := true
 	for _, name := range conds.Keys() {

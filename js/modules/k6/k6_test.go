@@ -13,8 +13,7 @@ func TestCheckRecordsEachCondition(t *testing.T) {
 import { check } from 'k6';
 export default function () {
   const all = check(200, { 'is 200': (v) => v === 200, 'is 404': (v) => v === 404, 'truthy': 1 }, { kind: 'x' });
-  const none = check(200);
-  if (all !== false || none !== true) throw new Error('check returned ' + all + ', ' + none);
+  if (all !== false) throw new Error('check returned ' + all);
 }
 `, 1)
 	if r.Err != nil {
@@ -68,5 +67,26 @@ export default function () {}
 `, 1)
 	if r.Err == nil || !strings.Contains(r.Err.Error(), "init context") {
 		t.Fatalf("err %v: want the init context error", r.Err)
+	}
+}
+
+// TestCheckWithoutConditions throws, as k6 does, where a missing object of
+// conditions once crashed the VU.
+func TestCheckWithoutConditions(t *testing.T) {
+	r := jstest.Run(context.Background(), t, `
+import { check } from 'k6';
+export default function () {
+  const msgs = [];
+  for (const f of [() => check(1), () => check(1, null)]) {
+    try { f(); msgs.push('returned'); } catch (e) { msgs.push(String(e)); }
+  }
+  if (!msgs[0].includes('needs an object of conditions') || !msgs[1].includes('TypeError')) throw new Error(msgs.join(' | '));
+}
+`, 1)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if n := len(jstest.Of(r.Samples, "checks")); n != 0 {
+		t.Errorf("%d checks samples, want none", n)
 	}
 }
