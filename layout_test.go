@@ -18,6 +18,7 @@ var layers = map[string]int{
 	"internal/sockstamp":         -3, // socket reads with the kernel's receive (and transmit) stamps
 	"internal/cpugate":           -3, // how many VUs run JavaScript at once, so the network keeps a scheduler slot
 	"internal/redact":            -3, // secrets masked before any message, tag or report (imports nothing of ours)
+	"internal/jsonstr":           -3, // strings quoted as JSON by the encoders that write JSON by hand
 	"internal/pktcap":            -2, // a packet socket that gives each received segment of the probe's connections its own arrival time
 	"internal/httpsafe":          -2, // limits and redirect policy of both HTTP clients (sse, k6/http)
 	"internal/netstack":          -2, // dialer, DNS, local IPs, TLS and rps of both HTTP clients (sse, k6/http)

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/grafana/sobek"
+	"github.com/usefullatency/usefullatency/internal/jsonstr"
 )
 
 // maxJSONDepth bounds the nesting appendJSON walks; deeper bodies (and
@@ -35,7 +35,7 @@ func appendJSON(b []byte, rt *sobek.Runtime, v sobek.Value, depth int) ([]byte, 
 	}
 	switch v.ExportType() {
 	case typeString:
-		return appendJSONString(b, v.String()), true
+		return jsonstr.Append(b, v.String(), true), true
 	case typeInt:
 		return strconv.AppendInt(b, v.ToInteger(), 10), true
 	case typeFloat:
@@ -66,7 +66,7 @@ func appendJSONObject(b []byte, rt *sobek.Runtime, o *sobek.Object, depth int) (
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendJSONString(b, k), ':')
+		b = append(jsonstr.Append(b, k, true), ':')
 		var ok bool
 		if b, ok = appendJSON(b, rt, o.Get(k), depth); !ok {
 			return b, false
@@ -111,56 +111,4 @@ func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
-}
-
-// hexDigits are the digits of \u escapes.
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s quoted as encoding/json quotes it: control
-// characters, quote and backslash escaped, <, > and & as \u escapes, invalid
-// UTF-8 as U+FFFD and the line and paragraph separators escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }
