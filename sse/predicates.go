@@ -23,7 +23,7 @@ type predicates struct {
 	// events of a stream carry text only.
 	usefulState bool    // the useful predicate given is one
 	usefulIn    Dialect // the dialect the useful predicate was last evaluated in ("": never)
-	marksState  []bool  // which marks are
+	marksState  []bool  // which marks are on the state alone
 	marksTried  bool    // the marks were evaluated once
 }
 
@@ -95,7 +95,7 @@ func (p *predicates) evalUseful(ev *Event, s *stream) error {
 	pred, onState, d := p.useful, p.usefulState, p.cls.Dialect()
 	if pred == nil {
 		pred = DefaultUseful(d)
-		onState = pred == businessUseful
+		onState = stateOnly(pred)
 	}
 	if onState && ev.State == nil && p.usefulIn == d {
 		return nil
